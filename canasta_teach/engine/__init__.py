@@ -1,0 +1,41 @@
+"""The Classic Canasta rules engine: pure Python, no Jupyter.
+
+Small value types (``Kind``, moves, ``Reason``), a ``State`` with ``check``, ``apply`` and
+``legal_moves``, scoring, rule sets as data, and a position notation.
+"""
+
+from __future__ import annotations
+
+from .cards import Kind, card_value, parse_kind
+from .moves import (
+    Add,
+    Answer,
+    AskPartner,
+    Discard,
+    Draw,
+    Meld,
+    Move,
+    Reason,
+    TakePile,
+    Verdict,
+)
+from .rules import CLASSIC2, CLASSIC4, PRESETS, RuleSet, preset
+from .state import HandEnd, IllegalMove, MeldGroup, Phase, State
+
+
+def legal_moves(state: State) -> list[Move]:
+    """Every legal move for the seat to move, in a stable order."""
+    return state.legal_moves()
+
+
+def check(state: State, move: Move) -> Verdict:
+    """Legal, or refused with a structured reason; never changes ``state``."""
+    return state.check(move)
+
+
+__all__ = [
+    "Add", "Answer", "AskPartner", "CLASSIC2", "CLASSIC4", "Discard", "Draw", "HandEnd",
+    "IllegalMove", "Kind", "Meld", "MeldGroup", "Move", "PRESETS", "Phase", "Reason",
+    "RuleSet", "State", "TakePile", "Verdict", "card_value", "check", "legal_moves",
+    "parse_kind", "preset",
+]  # fmt: skip

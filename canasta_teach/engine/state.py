@@ -1,0 +1,1065 @@
+"""The state of one hand of Classic Canasta, its legal moves, and the turn flow.
+
+``State.check(move)`` says whether a move is legal and, if not, why (a ``Reason`` with a
+rule id from ``classic.md``).  ``State.apply(move)`` checks first and changes nothing when
+the move is refused.  ``State.legal_moves()`` lists every legal move in a stable order.
+
+Layout: seats are numbered clockwise from South (0); a seat's team is ``seat % 2``, so
+partners sit opposite in the 4-player game and each player is a team of one in the
+2-player game.  Hands are count vectors over the 15 card kinds (``cards.Kind``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from .cards import (
+    DECK_COUNTS,
+    NUM_KINDS,
+    TOKENS,
+    VALUES,
+    Kind,
+    counts_value,
+    kinds_of,
+)
+from .moves import (
+    ASK,
+    DRAW,
+    LEGAL,
+    NO,
+    YES,
+    Add,
+    Answer,
+    AskPartner,
+    Discard,
+    Draw,
+    Meld,
+    Move,
+    Reason,
+    TakePile,
+    Verdict,
+    canonical,
+    refuse,
+)
+from .rng import SplitMix64
+from .rules import CLASSIC4, RuleSet
+
+JOKER, TWO, RED3, BLACK3 = 0, 1, 2, 3
+_NATURAL_RANKS = range(4, 15)
+_MELD_KINDS = (BLACK3, *_NATURAL_RANKS)
+
+
+class Phase(str, Enum):
+    DRAW = "draw"  # the player to move must draw or take the pile (C-TURN-1)
+    MELD = "meld"  # melds, additions, then a discard (C-TURN-2, C-TURN-3)
+    ANSWER = "answer"  # the partner answers "may I go out?" (C-ASK-1)
+    ENDED = "ended"  # the hand is over (C-END-*)
+
+
+class Asked(str, Enum):
+    NOT_ASKED = "none"
+    PENDING = "pending"
+    YES = "yes"
+    NO = "no"
+
+
+def _tok(kind: int) -> str:
+    return TOKENS[kind]
+
+
+def _toks(cards: Sequence[int]) -> list[str]:
+    return [TOKENS[k] for k in cards]
+
+
+class MeldGroup:
+    """A meld on the table (or set aside): naturals of one rank, jokers and 2s."""
+
+    __slots__ = ("rank", "naturals", "jokers", "twos")
+
+    def __init__(self, rank: int, naturals: int, jokers: int = 0, twos: int = 0) -> None:
+        self.rank = rank
+        self.naturals = naturals
+        self.jokers = jokers
+        self.twos = twos
+
+    @property
+    def size(self) -> int:
+        return self.naturals + self.jokers + self.twos
+
+    @property
+    def wilds(self) -> int:
+        return self.jokers + self.twos
+
+    @property
+    def is_canasta(self) -> bool:
+        return self.size >= 7
+
+    @property
+    def is_natural(self) -> bool:
+        return self.jokers + self.twos == 0
+
+    @property
+    def value(self) -> int:
+        return self.naturals * VALUES[self.rank] + self.jokers * 50 + self.twos * 20
+
+    def copy(self) -> MeldGroup:
+        return MeldGroup(self.rank, self.naturals, self.jokers, self.twos)
+
+    def cards(self) -> list[Kind]:
+        """The cards, naturals first."""
+        return (
+            [Kind(self.rank)] * self.naturals
+            + [Kind.TWO] * self.twos
+            + [Kind.JOKER] * self.jokers
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MeldGroup) and (
+            self.rank, self.naturals, self.jokers, self.twos
+        ) == (other.rank, other.naturals, other.jokers, other.twos)
+
+    def __repr__(self) -> str:
+        return f"MeldGroup({_tok(self.rank)}, n={self.naturals}, jk={self.jokers}, 2={self.twos})"
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnd:
+    """How a hand ended."""
+
+    how: str  # "out" (C-OUT-2), "concealed" (C-OUT-3) or "stock" (C-END-2)
+    seat: int  # who went out, or who was to move when the stock ran out
+
+
+def deck() -> list[int]:
+    """The 108 cards as kinds, in a fixed order (C-DECK-1)."""
+    out: list[int] = []
+    for kind, count in enumerate(DECK_COUNTS):
+        out.extend([kind] * count)
+    return out
+
+
+class State:
+    """One hand of Classic Canasta, from the deal to its end."""
+
+    __slots__ = (
+        "rules",
+        "hands",
+        "stock",
+        "pile",
+        "pile_freezers",
+        "melds",
+        "red_threes",
+        "down",
+        "scores",
+        "dealer",
+        "current",
+        "phase",
+        "staged",
+        "has_melded",
+        "melded_this_turn",
+        "created_this_turn",
+        "took_pile",
+        "asked",
+        "penalties",
+        "end",
+        "hand_number",
+    )
+
+    rules: RuleSet
+    hands: list[list[int]]
+    stock: list[int]
+    pile: list[int]
+    pile_freezers: int
+    melds: list[dict[int, MeldGroup]]
+    red_threes: list[int]
+    down: list[bool]
+    scores: list[int]
+    dealer: int
+    current: int
+    phase: Phase
+    staged: dict[int, MeldGroup]
+    has_melded: list[bool]
+    melded_this_turn: bool
+    created_this_turn: set[int]
+    took_pile: bool
+    asked: Asked
+    penalties: list[int]
+    end: HandEnd | None
+    hand_number: int
+
+    # ------------------------------------------------------------------ creation
+
+    def __init__(self, rules: RuleSet = CLASSIC4) -> None:
+        """An empty table; use ``State.deal`` or ``notation.parse_position``."""
+        n = rules.players
+        self.rules = rules
+        self.hands = [[0] * NUM_KINDS for _ in range(n)]
+        self.stock = []
+        self.pile = []
+        self.pile_freezers = 0
+        self.melds = [{}, {}]
+        self.red_threes = [0, 0]
+        self.down = [False, False]
+        self.scores = [0, 0]
+        self.dealer = n - 1
+        self.current = 0
+        self.phase = Phase.DRAW
+        self.staged = {}
+        self.has_melded = [False] * n
+        self.melded_this_turn = False
+        self.created_this_turn = set()
+        self.took_pile = False
+        self.asked = Asked.NOT_ASKED
+        self.penalties = [0, 0]
+        self.end = None
+        self.hand_number = 1
+
+    @classmethod
+    def deal(
+        cls,
+        seed: int | str,
+        rules: RuleSet = CLASSIC4,
+        scores: Sequence[int] = (0, 0),
+        dealer: int | None = None,
+        hand_number: int = 1,
+    ) -> State:
+        """Shuffle with ``seed`` and deal a hand (C-DEAL-1..3).
+
+        The dealer defaults to the seat to the right of South, so South plays first.
+        """
+        state = cls(rules)
+        n = rules.players
+        state.scores = list(scores)
+        state.dealer = (n - 1) if dealer is None else dealer % n
+        state.hand_number = hand_number
+        cards = deck()
+        SplitMix64(seed).shuffle(cards)
+        # The stock's top is the end of the list: deal one at a time from the top,
+        # starting at the dealer's left (C-DEAL-1).
+        first = (state.dealer + 1) % n
+        for i in range(rules.hand_size * n):
+            seat = (first + i) % n
+            state.hands[seat][cards.pop()] += 1
+        state.stock = cards
+        state._turn_upcard()
+        state.current = first
+        state._begin_turn(first)
+        return state
+
+    def _is_freezer(self, kind: int) -> bool:
+        return kind <= RED3 or (kind == BLACK3 and self.rules.black_three_freezes)
+
+    def _turn_upcard(self) -> None:
+        """C-DEAL-2, C-DEAL-3: turn the upcard, covering wild cards and red threes."""
+        while self.stock:
+            card = self.stock.pop()
+            self.pile.append(card)
+            if self._is_freezer(card):
+                self.pile_freezers += 1
+            if self.rules.upcard_turn_until_natural:
+                if card >= 4:
+                    return
+            elif card > RED3:
+                return
+
+    def copy(self) -> State:
+        new = State.__new__(State)
+        new.rules = self.rules
+        new.hands = [h[:] for h in self.hands]
+        new.stock = self.stock[:]
+        new.pile = self.pile[:]
+        new.pile_freezers = self.pile_freezers
+        new.melds = [{r: g.copy() for r, g in team.items()} for team in self.melds]
+        new.red_threes = self.red_threes[:]
+        new.down = self.down[:]
+        new.scores = self.scores[:]
+        new.dealer = self.dealer
+        new.current = self.current
+        new.phase = self.phase
+        new.staged = {r: g.copy() for r, g in self.staged.items()}
+        new.has_melded = self.has_melded[:]
+        new.melded_this_turn = self.melded_this_turn
+        new.created_this_turn = set(self.created_this_turn)
+        new.took_pile = self.took_pile
+        new.asked = self.asked
+        new.penalties = self.penalties[:]
+        new.end = self.end
+        new.hand_number = self.hand_number
+        return new
+
+    def snapshot(self) -> tuple[Any, ...]:
+        """Everything that defines the state, as a comparable value (for tests)."""
+        return (
+            self.rules,
+            tuple(tuple(h) for h in self.hands),
+            tuple(self.stock),
+            tuple(self.pile),
+            self.pile_freezers,
+            tuple(
+                tuple(sorted((r, g.naturals, g.jokers, g.twos) for r, g in t.items()))
+                for t in self.melds
+            ),
+            tuple(self.red_threes),
+            tuple(self.down),
+            tuple(self.scores),
+            self.dealer,
+            self.current,
+            self.phase,
+            tuple(sorted((r, g.naturals, g.jokers, g.twos) for r, g in self.staged.items())),
+            tuple(self.has_melded),
+            self.melded_this_turn,
+            tuple(sorted(self.created_this_turn)),
+            self.took_pile,
+            self.asked,
+            tuple(self.penalties),
+            self.end,
+            self.hand_number,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.snapshot() == other.snapshot()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def to_move(self) -> int:
+        """The seat that must decide now (the partner, while a question is pending)."""
+        if self.phase is Phase.ANSWER:
+            return self.partner(self.current)
+        return self.current
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.ENDED
+
+    def team_of(self, seat: int) -> int:
+        return seat % 2
+
+    def partner(self, seat: int) -> int:
+        return (seat + 2) % self.rules.players
+
+    def hand_size(self, seat: int) -> int:
+        return sum(self.hands[seat])
+
+    def hand_cards(self, seat: int) -> list[Kind]:
+        return kinds_of(self.hands[seat])
+
+    @property
+    def pile_top(self) -> Kind | None:
+        return Kind(self.pile[-1]) if self.pile else None
+
+    def frozen_by(self, team: int) -> str | None:
+        """Why the pile is frozen for ``team``, or None (C-FRZ-1, C-FRZ-2, C-BLK-1 option)."""
+        if self.pile_freezers:
+            kinds = set(self.pile)
+            if JOKER in kinds or TWO in kinds:
+                return "wild"
+            if RED3 in kinds:
+                return "red_three"
+            return "black_three"
+        if not self.down[team]:
+            return "first_meld"
+        return None
+
+    def minimum(self, team: int) -> int:
+        """C-MIN-1, C-MIN-3: what the team's first meld still needs (0 once it is down)."""
+        if self.down[team]:
+            return 0
+        return self.rules.first_meld_minimum(self.scores[team])
+
+    def canastas(self, team: int) -> int:
+        return sum(1 for g in self.melds[team].values() if g.size >= 7)
+
+    def staged_value(self) -> int:
+        return sum(g.value for g in self.staged.values())
+
+    def _staged_canastas(self) -> int:
+        return sum(1 for g in self.staged.values() if g.size >= 7)
+
+    def card_total(self) -> int:
+        """All cards anywhere: always 108 (C-DECK-1); the property tests rely on it."""
+        total = sum(sum(h) for h in self.hands) + len(self.stock) + len(self.pile)
+        total += sum(g.size for t in self.melds for g in t.values())
+        total += sum(g.size for g in self.staged.values())
+        return total + sum(self.red_threes)
+
+    # ------------------------------------------------------------------ checking
+
+    def check(self, move: Move) -> Verdict:
+        """Is ``move`` legal for the seat to move?  If not, the reason (rule id + facts)."""
+        if self.phase is Phase.ENDED:
+            return refuse("hand_over", "C-END-1")
+        if isinstance(move, Draw):
+            return self._check_draw()
+        if isinstance(move, TakePile):
+            return self._check_take(move)
+        if isinstance(move, Meld):
+            return self._check_meld(move)
+        if isinstance(move, Add):
+            return self._check_add(move)
+        if isinstance(move, Discard):
+            return self._check_discard(move)
+        if isinstance(move, AskPartner):
+            return self._check_ask()
+        if isinstance(move, Answer):
+            if self.phase is not Phase.ANSWER:
+                return refuse("no_question", "C-ASK-1")
+            return LEGAL
+        raise TypeError(f"not a move: {move!r}")
+
+    def is_legal(self, move: Move) -> bool:
+        return self.check(move).legal
+
+    def _phase_refusal(self, want_meld_phase: bool) -> Verdict | None:
+        if self.phase is Phase.ANSWER:
+            return refuse("await_answer", "C-ASK-1")
+        if want_meld_phase and self.phase is Phase.DRAW:
+            return refuse("draw_first", "C-TURN-1")
+        if not want_meld_phase and self.phase is Phase.MELD:
+            return refuse("already_drew", "C-TURN-1")
+        return None
+
+    def _check_draw(self) -> Verdict:
+        return self._phase_refusal(False) or LEGAL
+
+    def _missing(self, cards: Sequence[int]) -> list[str] | None:
+        """Cards named in a move that the hand does not hold (None when all are held)."""
+        need = [0] * NUM_KINDS
+        for k in cards:
+            need[k] += 1
+        hand = self.hands[self.current]
+        missing: list[str] = []
+        for k in range(NUM_KINDS):
+            if need[k] > hand[k]:
+                missing.extend([TOKENS[k]] * (need[k] - hand[k]))
+        return missing or None
+
+    def _may_go_out(self, canastas_after: int) -> Verdict | None:
+        """None when the current player may go out with this many team canastas."""
+        if self.asked is Asked.NO:
+            return refuse("partner_said_no", "C-ASK-1")
+        needed = self.rules.canastas_to_go_out
+        if canastas_after < needed:
+            return refuse("need_canasta", "C-OUT-1", canastas=canastas_after, needed=needed)
+        return None
+
+    def _meld_shape(
+        self, rank: int, naturals: int, wilds: int, size_check: bool
+    ) -> Verdict | None:
+        """C-MELD-1, C-MELD-2 for a meld (new, or grown) of these totals."""
+        if size_check and naturals + wilds < 3:
+            return refuse("too_few", "C-MELD-1", count=naturals + wilds)
+        if naturals < 2:
+            return refuse("needs_two_naturals", "C-MELD-2", rank=_tok(rank), naturals=naturals,
+                          wilds=wilds)  # fmt: skip
+        if wilds > self.rules.max_wilds:
+            return refuse("too_many_wilds", "C-MELD-2", rank=_tok(rank), naturals=naturals,
+                          wilds=wilds, max_wilds=self.rules.max_wilds)  # fmt: skip
+        if self.rules.two_naturals_per_wild and naturals < 2 * wilds:
+            return refuse("two_naturals_per_wild", "C-MELD-2", rank=_tok(rank),
+                          naturals=naturals, wilds=wilds)  # fmt: skip
+        return None
+
+    def _after_meld(
+        self, hand_after: int, value: int, canasta_made: bool
+    ) -> Verdict | None:
+        """Going-out and first-meld checks shared by Meld and Add in the meld phase.
+
+        ``value`` is the card value the move adds; ``canasta_made`` says whether the move
+        turns a meld into a canasta (or lays one).
+        """
+        team = self.current % 2
+        if self.down[team]:
+            if hand_after < 2:
+                return self._may_go_out(self.canastas(team) + canasta_made)
+            return None
+        if self.phase is Phase.DRAW:
+            return None  # set aside only; it goes down with the pile or after the draw
+        total = self.staged_value() + value
+        if total < self.minimum(team):
+            if hand_after == 0:
+                # Everything set aside, below the minimum: nothing could go down.
+                return refuse("below_minimum", "C-MIN-4", needed=self.minimum(team),
+                              have=total)  # fmt: skip
+            return None
+        if hand_after < 2:
+            return self._may_go_out(self._staged_canastas() + canasta_made)
+        return None
+
+    def _check_meld(self, move: Meld) -> Verdict:
+        team = self.current % 2
+        if self.phase is Phase.DRAW and self.down[team]:
+            return refuse("draw_first", "C-TURN-1")
+        if self.phase is Phase.ANSWER:
+            return refuse("await_answer", "C-ASK-1")
+        cards = move.cards
+        if not cards:
+            return refuse("no_cards", "C-MELD-1")
+        missing = self._missing(cards)
+        if missing:
+            return refuse("not_in_hand", "C-TURN-2", cards=missing)
+        if RED3 in cards:
+            return refuse("red_three_meld", "C-MELD-4")
+        naturals = [k for k in cards if k >= BLACK3]
+        ranks = sorted(set(naturals), reverse=True)
+        wilds = len(cards) - len(naturals)
+        if len(ranks) > 1:
+            return refuse("mixed_ranks", "C-MELD-1", ranks=_toks(ranks))
+        if not ranks:
+            return refuse("needs_two_naturals", "C-MELD-2", rank="", naturals=0, wilds=wilds)
+        rank = ranks[0]
+        existing = self.melds[team] if self.down[team] else self.staged
+        if rank in existing:
+            return refuse("rank_already_melded", "C-MELD-3", rank=_tok(rank))
+        hand_after = self.hand_size(self.current) - len(cards)
+        if rank == BLACK3:
+            if wilds:
+                return refuse("black_threes_no_wilds", "C-OUT-4")
+            if len(cards) < 3:
+                return refuse("too_few", "C-MELD-1", count=len(cards))
+            going_out = hand_after <= 1 and self.phase is Phase.MELD
+            if going_out:
+                if not self.down[team]:
+                    total = self.staged_value() + 5 * len(cards)
+                    if total < self.minimum(team):
+                        return refuse("below_minimum", "C-MIN-4", needed=self.minimum(team),
+                                      have=total)  # fmt: skip
+                    blocked = self._may_go_out(self._staged_canastas())
+                else:
+                    blocked = self._may_go_out(self.canastas(team))
+                if blocked:
+                    return blocked
+                return LEGAL
+            return refuse("black_threes_only_going_out", "C-OUT-4")
+        bad = self._meld_shape(rank, len(naturals), wilds, size_check=True)
+        if bad:
+            return bad
+        value = sum(VALUES[k] for k in cards)
+        bad = self._after_meld(hand_after, value, len(cards) >= 7)
+        if bad:
+            return bad
+        if not self.down[team] and (
+            self.phase is Phase.DRAW or self.staged_value() + value < self.minimum(team)
+        ):
+            return Verdict(note=Reason("set_aside", "C-MIN-4", {
+                "needed": self.minimum(team), "have": self.staged_value() + value}))  # fmt: skip
+        return LEGAL
+
+    def _check_add(self, move: Add) -> Verdict:
+        team = self.current % 2
+        if self.phase is Phase.DRAW and self.down[team]:
+            return refuse("draw_first", "C-TURN-1")
+        if self.phase is Phase.ANSWER:
+            return refuse("await_answer", "C-ASK-1")
+        cards = move.cards
+        rank = int(move.rank)
+        target = (self.melds[team] if self.down[team] else self.staged).get(rank)
+        if target is None:
+            return refuse("no_such_meld", "C-MELD-3", rank=_tok(rank))
+        if not cards:
+            return refuse("no_cards", "C-MELD-1")
+        missing = self._missing(cards)
+        if missing:
+            return refuse("not_in_hand", "C-TURN-2", cards=missing)
+        if RED3 in cards:
+            return refuse("red_three_meld", "C-MELD-4")
+        wrong = sorted({k for k in cards if k >= BLACK3 and k != rank}, reverse=True)
+        if wrong:
+            return refuse("wrong_rank", "C-MELD-1", rank=_tok(rank), cards=_toks(wrong))
+        if rank == BLACK3:
+            return refuse("black_threes_only_going_out", "C-OUT-4")
+        naturals = sum(1 for k in cards if k == rank)
+        wilds = len(cards) - naturals
+        bad = self._meld_shape(rank, target.naturals + naturals, target.wilds + wilds, False)
+        if bad:
+            return bad
+        hand_after = self.hand_size(self.current) - len(cards)
+        value = sum(VALUES[k] for k in cards)
+        makes = target.size < 7 <= target.size + len(cards)
+        bad = self._after_meld(hand_after, value, makes)
+        if bad:
+            return bad
+        if not self.down[team] and (
+            self.phase is Phase.DRAW or self.staged_value() + value < self.minimum(team)
+        ):
+            return Verdict(note=Reason("set_aside", "C-MIN-4", {
+                "needed": self.minimum(team), "have": self.staged_value() + value}))  # fmt: skip
+        return LEGAL
+
+    def _check_take(self, move: TakePile) -> Verdict:
+        bad = self._phase_refusal(False)
+        if bad:
+            return bad
+        if not self.pile:
+            return refuse("pile_empty", "C-TURN-1")
+        seat = self.current
+        team = seat % 2
+        top = self.pile[-1]
+        hand = self.hands[seat]
+        if top == BLACK3:
+            return refuse("black_three_on_top", "C-BLK-1")
+        if top <= RED3:
+            return refuse("wild_on_top" if top <= TWO else "red_three_on_top", "C-PILE-2",
+                          card=_tok(top))  # fmt: skip
+        held = self.hand_size(seat)
+        if held == 1 and len(self.pile) == 1:
+            return refuse("one_card_one_pile", "C-PILE-5")
+        cards = move.cards
+        missing = self._missing(cards)
+        if missing:
+            return refuse("not_in_hand", "C-TURN-2", cards=missing)
+        wrong = sorted({k for k in cards if k >= RED3 and k != top}, reverse=True)
+        if wrong:
+            return refuse("wrong_rank", "C-MELD-1", rank=_tok(top), cards=_toks(wrong))
+        naturals = sum(1 for k in cards if k == top)
+        wilds = len(cards) - naturals
+        frozen = self.frozen_by(team)
+        facts = {
+            "rank": _tok(top),
+            "naturals_held": hand[top],
+            "jokers_held": hand[JOKER],
+            "twos_held": hand[TWO],
+        }
+        if frozen is not None and naturals < 2:
+            return refuse("frozen_needs_pair", "C-PILE-3", frozen_by=frozen, **facts)
+        existing = (self.melds[team] if self.down[team] else self.staged).get(top)
+        if existing is None:
+            if naturals < 1 or naturals + 1 + wilds < 3:
+                rule = "C-PILE-4" if self.down[team] else "C-PILE-3"
+                return refuse("take_needs_pair_or_meld", rule, **facts)
+            bad = self._meld_shape(top, naturals + 1, wilds, True)
+        else:
+            bad = self._meld_shape(top, existing.naturals + naturals + 1,
+                                   existing.wilds + wilds, False)  # fmt: skip
+        if bad:
+            return bad
+        if not self.down[team]:
+            have = self.staged_value() + VALUES[top] + sum(VALUES[k] for k in cards)
+            need = self.minimum(team)
+            if have < need:
+                return refuse("below_minimum", "C-PILE-6", needed=need, have=have,
+                              rank=_tok(top))  # fmt: skip
+        hand_after = held - len(cards) + sum(1 for k in self.pile[:-1] if k != RED3)
+        if hand_after < 2:
+            group_size = (existing.size if existing else 0) + 1 + len(cards)
+            before = existing.size if existing else 0
+            canastas = (self.canastas(team) if self.down[team] else self._staged_canastas()) + (
+                before < 7 <= group_size
+            )
+            blocked = self._may_go_out(canastas)
+            if blocked:
+                return blocked
+        return LEGAL
+
+    def _check_discard(self, move: Discard) -> Verdict:
+        bad = self._phase_refusal(True)
+        if bad:
+            return bad
+        seat = self.current
+        card = int(move.card)
+        staged = self._staged_counts()
+        if self.hands[seat][card] + staged[card] < 1:
+            return refuse("not_in_hand", "C-TURN-2", cards=[_tok(card)])
+        left = self.hand_size(seat) + sum(staged) - 1
+        if left == 0:
+            blocked = self._may_go_out(self.canastas(seat % 2))
+            if blocked:
+                return blocked
+        return LEGAL
+
+    def _staged_counts(self) -> list[int]:
+        counts = [0] * NUM_KINDS
+        for g in self.staged.values():
+            counts[g.rank] += g.naturals
+            counts[JOKER] += g.jokers
+            counts[TWO] += g.twos
+        return counts
+
+    def _check_ask(self) -> Verdict:
+        if not self.rules.ask_partner or self.rules.players != 4:
+            return refuse("ask_off", "C-ASK-1")
+        bad = self._phase_refusal(True)
+        if bad:
+            return bad
+        if self.asked is not Asked.NOT_ASKED:
+            return refuse("already_asked", "C-ASK-1")
+        if self.melded_this_turn or self.staged:
+            return refuse("ask_before_melding", "C-ASK-1")
+        return LEGAL
+
+    # ------------------------------------------------------------------ applying
+
+    def apply(self, move: Move) -> Verdict:
+        """Check ``move``; if legal, play it.  A refused move changes nothing."""
+        verdict = self.check(move)
+        if verdict.legal:
+            self._play(move)
+        return verdict
+
+    def play(self, move: Move) -> None:
+        """Play a move known to be legal (as ``legal_moves`` gives them); raises otherwise."""
+        verdict = self.check(move)
+        if not verdict.legal:
+            raise IllegalMove(move, verdict.reason)
+        self._play(move)
+
+    def _play(self, move: Move) -> None:
+        if isinstance(move, Draw):
+            self._do_draw()
+        elif isinstance(move, TakePile):
+            self._do_take(move.cards)
+        elif isinstance(move, Meld):
+            self._do_meld(move.cards)
+        elif isinstance(move, Add):
+            self._do_add(int(move.rank), move.cards)
+        elif isinstance(move, Discard):
+            self._do_discard(int(move.card))
+        elif isinstance(move, AskPartner):
+            self.asked = Asked.PENDING
+            self.phase = Phase.ANSWER
+        elif isinstance(move, Answer):
+            self.asked = Asked.YES if move.yes else Asked.NO
+            self.phase = Phase.MELD
+
+    def _lay_red_three(self, seat: int) -> bool:
+        """Lay a red three and draw its replacement; False when the hand ended (C-END-2)."""
+        self.red_threes[seat % 2] += 1
+        if not self.stock:
+            return True
+        card = self.stock.pop()
+        while card == RED3:
+            self.red_threes[seat % 2] += 1
+            if not self.stock:
+                self._end_hand("stock", seat)
+                return False
+            card = self.stock.pop()
+        self.hands[seat][card] += 1
+        return True
+
+    def _begin_turn(self, seat: int) -> None:
+        self.current = seat
+        self.phase = Phase.DRAW
+        self.melded_this_turn = False
+        self.created_this_turn = set()
+        self.took_pile = False
+        self.asked = Asked.NOT_ASKED
+        hand = self.hands[seat]
+        # C-RED-1: red threes dealt into the hand go down before the first draw.
+        while hand[RED3]:
+            hand[RED3] -= 1
+            if not self._lay_red_three(seat):
+                return
+
+    def _do_draw(self) -> None:
+        seat = self.current
+        if not self.stock:
+            self._end_hand("stock", seat)  # C-END-2
+            return
+        count = self.rules.draw_count
+        hand = self.hands[seat]
+        for _ in range(count):
+            if not self.stock:
+                break  # C-TWO-2: the last card is the whole draw
+            card = self.stock.pop()
+            while card == RED3:  # C-RED-1: laid down at once and replaced
+                self.red_threes[seat % 2] += 1
+                if not self.stock:
+                    self._end_hand("stock", seat)  # C-END-2: a red three as last card
+                    return
+                card = self.stock.pop()
+            hand[card] += 1
+        self.phase = Phase.MELD
+        self._commit_staged_if_ready()
+
+    def _commit_staged_if_ready(self) -> None:
+        team = self.current % 2
+        if not self.staged or self.down[team]:
+            return
+        if self.staged_value() < self.minimum(team):
+            return
+        if self.hand_size(self.current) < 2 and self._may_go_out(self._staged_canastas()):
+            return  # going down would strand the player; it stays set aside
+        self._commit_staged()
+
+    def _commit_staged(self) -> None:
+        team = self.current % 2
+        for rank, group in self.staged.items():
+            self.melds[team][rank] = group
+            self.created_this_turn.add(rank)
+        self.staged = {}
+        self.down[team] = True
+        self.melded_this_turn = True
+
+    def _remove(self, cards: Sequence[int]) -> None:
+        hand = self.hands[self.current]
+        for k in cards:
+            hand[k] -= 1
+
+    def _do_take(self, cards: tuple[Kind, ...]) -> None:
+        seat = self.current
+        team = seat % 2
+        self._remove(cards)
+        top = self.pile.pop()
+        naturals = 1 + sum(1 for k in cards if k == top)
+        jokers = sum(1 for k in cards if k == JOKER)
+        twos = sum(1 for k in cards if k == TWO)
+        if not self.down[team]:
+            self._commit_staged()
+        group = self.melds[team].get(top)
+        if group is None:
+            self.melds[team][top] = MeldGroup(top, naturals, jokers, twos)
+            self.created_this_turn.add(top)
+        else:
+            group.naturals += naturals
+            group.jokers += jokers
+            group.twos += twos
+        self.down[team] = True
+        self.has_melded[seat] = True
+        hand = self.hands[seat]
+        for k in self.pile:
+            if k == RED3:
+                self.red_threes[team] += 1  # C-RED-1: no replacement
+            else:
+                hand[k] += 1
+        self.pile = []
+        self.pile_freezers = 0  # C-FRZ-3
+        self.took_pile = True
+        self.phase = Phase.MELD
+        if self.hand_size(seat) == 0:
+            self._go_out()
+
+    def _do_meld(self, cards: tuple[Kind, ...]) -> None:
+        seat = self.current
+        team = seat % 2
+        self._remove(cards)
+        rank = max(cards)
+        naturals = sum(1 for k in cards if k == rank)
+        jokers = sum(1 for k in cards if k == JOKER)
+        group = MeldGroup(rank, naturals, jokers, len(cards) - naturals - jokers)
+        if self.down[team]:
+            self.melds[team][rank] = group
+            self.created_this_turn.add(rank)
+            self.melded_this_turn = True
+        else:
+            self.staged[rank] = group
+            if self.phase is Phase.MELD:
+                self._commit_staged_if_ready()
+        if self.hand_size(seat) == 0 and not self.staged:
+            self._go_out()
+
+    def _do_add(self, rank: int, cards: tuple[Kind, ...]) -> None:
+        seat = self.current
+        team = seat % 2
+        self._remove(cards)
+        group = (self.melds[team] if self.down[team] else self.staged)[rank]
+        for k in cards:
+            if k == JOKER:
+                group.jokers += 1
+            elif k == TWO:
+                group.twos += 1
+            else:
+                group.naturals += 1
+        if self.down[team]:
+            self.melded_this_turn = True
+        elif self.phase is Phase.MELD:
+            self._commit_staged_if_ready()
+        if self.hand_size(seat) == 0 and not self.staged:
+            self._go_out()
+
+    def _return_staged(self) -> None:
+        hand = self.hands[self.current]
+        for group in self.staged.values():
+            hand[group.rank] += group.naturals
+            hand[JOKER] += group.jokers
+            hand[TWO] += group.twos
+        self.staged = {}
+
+    def _do_discard(self, card: int) -> None:
+        seat = self.current
+        self._return_staged()  # C-MIN-4: below the minimum, nothing goes down
+        self.hands[seat][card] -= 1
+        self.pile.append(card)
+        if self._is_freezer(card):
+            self.pile_freezers += 1
+        if self.hand_size(seat) == 0:
+            self._go_out()
+            return
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        seat = self.current
+        if self.asked is Asked.YES:
+            self.penalties[seat % 2] += 100  # C-ASK-1: said yes, did not go out
+        if self.melded_this_turn:
+            self.has_melded[seat] = True
+        self._begin_turn((seat + 1) % self.rules.players)
+
+    def _go_out(self) -> None:
+        seat = self.current
+        concealed = (
+            not self.has_melded[seat]
+            and not self.took_pile
+            and any(self.melds[seat % 2][r].size >= 7 for r in self.created_this_turn)
+        )
+        self._end_hand("concealed" if concealed else "out", seat)
+
+    def _end_hand(self, how: str, seat: int) -> None:
+        self._return_staged()
+        self.end = HandEnd(how, seat)
+        self.phase = Phase.ENDED
+
+    # ------------------------------------------------------------------ legal moves
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move, in a stable order: draw, take, meld, add, ask, answer, discard.
+
+        Cards in a move are in canonical order (``moves.canonical``), one move per distinct
+        combination of kinds.
+        """
+        phase = self.phase
+        if phase is Phase.ENDED:
+            return []
+        if phase is Phase.ANSWER:
+            return [YES, NO]
+        out: list[Move] = []
+        seat = self.current
+        team = seat % 2
+        down = self.down[team]
+        if phase is Phase.DRAW:
+            out.append(DRAW)
+            self._legal_takes(out)
+            if not down:
+                self._legal_melds(out)
+                self._legal_adds(out)
+            return out
+        self._legal_melds(out)
+        self._legal_adds(out)
+        if self._check_ask().legal:
+            out.append(ASK)
+        self._legal_discards(out)
+        return out
+
+    def _wild_options(self, max_wilds: int) -> list[tuple[int, int]]:
+        """(jokers, twos) pairs the hand can offer, at most ``max_wilds`` together."""
+        hand = self.hands[self.current]
+        opts = []
+        for j in range(min(hand[JOKER], max_wilds) + 1):
+            for t in range(min(hand[TWO], max_wilds - j) + 1):
+                opts.append((j, t))
+        return opts
+
+    def _legal_takes(self, out: list[Move]) -> None:
+        if not self.pile:
+            return
+        top = self.pile[-1]
+        if top <= BLACK3:
+            return
+        hand = self.hands[self.current]
+        held = hand[top]
+        candidates: list[Move] = []
+        if held == 0:
+            candidates.append(TakePile(()))
+            for j, t in self._wild_options(self.rules.max_wilds):
+                if j + t:
+                    candidates.append(TakePile((*[Kind.TWO] * t, *[Kind.JOKER] * j)))
+        else:
+            candidates.append(TakePile(()))
+            for n in range(1, held + 1):
+                for j, t in self._wild_options(self.rules.max_wilds):
+                    candidates.append(
+                        TakePile((*[Kind(top)] * n, *[Kind.TWO] * t, *[Kind.JOKER] * j))
+                    )
+        for move in candidates:
+            if self._check_take(move).legal:  # type: ignore[arg-type]
+                out.append(move)
+
+    def _legal_melds(self, out: list[Move]) -> None:
+        seat = self.current
+        team = seat % 2
+        hand = self.hands[seat]
+        existing = self.melds[team] if self.down[team] else self.staged
+        wild_opts = self._wild_options(self.rules.max_wilds)
+        for rank in _MELD_KINDS:
+            held = hand[rank]
+            if held < (3 if rank == BLACK3 else 2) or rank in existing:
+                continue
+            if rank == BLACK3:
+                for n in range(3, held + 1):
+                    move = Meld((Kind.BLACK_THREE,) * n)
+                    if self._check_meld(move).legal:
+                        out.append(move)
+                continue
+            k = Kind(rank)
+            for n in range(2, held + 1):
+                for j, t in wild_opts:
+                    if n + j + t < 3:
+                        continue
+                    if self.rules.two_naturals_per_wild and n < 2 * (j + t):
+                        continue
+                    move = Meld((*[k] * n, *[Kind.TWO] * t, *[Kind.JOKER] * j))
+                    if self._check_meld_fast(move, rank, n, j, t):
+                        out.append(move)
+
+    def _check_meld_fast(self, move: Meld, rank: int, n: int, j: int, t: int) -> bool:
+        """The going-out and minimum part of ``_check_meld`` (shape already known good)."""
+        hand_after = self.hand_size(self.current) - n - j - t
+        if hand_after >= 2 and self.down[self.current % 2]:
+            return True
+        value = n * VALUES[rank] + 50 * j + 20 * t
+        return self._after_meld(hand_after, value, n + j + t >= 7) is None
+
+    def _legal_adds(self, out: list[Move]) -> None:
+        seat = self.current
+        team = seat % 2
+        hand = self.hands[seat]
+        targets = self.melds[team] if self.down[team] else self.staged
+        for rank in sorted(targets):
+            group = targets[rank]
+            if rank == BLACK3:
+                continue
+            room = self.rules.max_wilds - group.wilds
+            k = Kind(rank)
+            for n in range(hand[rank] + 1):
+                for j, t in self._wild_options(max(room, 0)):
+                    if n + j + t == 0:
+                        continue
+                    move = Add(k, (*[k] * n, *[Kind.TWO] * t, *[Kind.JOKER] * j))
+                    if self._check_add(move).legal:
+                        out.append(move)
+
+    def _legal_discards(self, out: list[Move]) -> None:
+        seat = self.current
+        hand = self.hands[seat]
+        staged_kinds = self._staged_counts()
+        left = self.hand_size(seat) + sum(staged_kinds) - 1
+        if left == 0 and self._may_go_out(self.canastas(seat % 2)):
+            return
+        for k in range(NUM_KINDS - 1, -1, -1):
+            if hand[k] or staged_kinds[k]:
+                out.append(Discard(Kind(k)))
+
+    # ------------------------------------------------------------------ scoring
+
+    def value_in_hand(self, seat: int) -> int:
+        return counts_value(self.hands[seat])
+
+
+class IllegalMove(ValueError):
+    """Raised by ``State.play`` for a refused move; carries the ``Reason``."""
+
+    def __init__(self, move: Move, reason: Reason | None) -> None:
+        super().__init__(f"{move}: {reason}")
+        self.move = move
+        self.reason = reason
+
+
+__all__ = ["State", "Phase", "Asked", "MeldGroup", "HandEnd", "IllegalMove", "deck", "canonical"]
