@@ -443,12 +443,19 @@ class State:
                 missing.extend([TOKENS[k]] * (need[k] - hand[k]))
         return missing or None
 
-    def _may_go_out(self, canastas_after: int) -> Verdict | None:
-        """None when the current player may go out with this many team canastas."""
+    def _may_go_out(self, canastas_after: int, hand_after: int = 0) -> Verdict | None:
+        """None when the current player may go out with this many team canastas.
+
+        ``hand_after`` is what a meld, addition or pickup would leave in the hand: with one
+        card left the player would have to discard it and go out, so C-OUT-5 refuses it
+        when going out is not allowed."""
         if self.asked is Asked.NO:
-            return refuse("partner_said_no", "C-ASK-1")
+            return refuse("partner_said_no", "C-ASK-1", cards_left=hand_after)
         needed = self.rules.canastas_to_go_out
         if canastas_after < needed:
+            if hand_after:
+                return refuse("keep_a_card", "C-OUT-5", canastas=canastas_after,
+                              needed=needed, cards_left=hand_after)  # fmt: skip
             return refuse("need_canasta", "C-OUT-1", canastas=canastas_after, needed=needed)
         return None
 
@@ -480,7 +487,7 @@ class State:
         team = self.current % 2
         if self.down[team]:
             if hand_after < 2:
-                return self._may_go_out(self.canastas(team) + canasta_made)
+                return self._may_go_out(self.canastas(team) + canasta_made, hand_after)
             return None
         if self.phase is Phase.DRAW:
             return None  # set aside only; it goes down with the pile or after the draw
@@ -492,7 +499,7 @@ class State:
                               have=total)  # fmt: skip
             return None
         if hand_after < 2:
-            return self._may_go_out(self._staged_canastas() + canasta_made)
+            return self._may_go_out(self._staged_canastas() + canasta_made, hand_after)
         return None
 
     def _check_meld(self, move: Meld) -> Verdict:
@@ -655,7 +662,7 @@ class State:
             canastas = (self.canastas(team) if self.down[team] else self._staged_canastas()) + (
                 before < 7 <= group_size
             )
-            blocked = self._may_go_out(canastas)
+            blocked = self._may_go_out(canastas, hand_after)
             if blocked:
                 return blocked
         return LEGAL

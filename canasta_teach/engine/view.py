@@ -1,0 +1,86 @@
+"""What one seat may see: the per-player view (no hidden card reaches it).
+
+The view is plain JSON-ready data; the widgets draw it and bots may read it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import TOKENS, kinds_of
+from .state import MeldGroup, State
+
+SEAT_NAMES_4 = ("S", "W", "N", "E")
+SEAT_NAMES_2 = ("S", "N")
+
+
+def seat_names(players: int) -> tuple[str, ...]:
+    return SEAT_NAMES_4 if players == 4 else SEAT_NAMES_2
+
+
+def team_names(players: int) -> tuple[str, str]:
+    return ("NS", "EW") if players == 4 else ("S", "N")
+
+
+def _meld(group: MeldGroup) -> dict[str, Any]:
+    kind = "natural" if group.is_natural else "mixed"
+    return {
+        "rank": TOKENS[group.rank],
+        "cards": [TOKENS[k] for k in group.cards()],
+        "size": group.size,
+        "wilds": group.wilds,
+        "canasta": kind if group.is_canasta else None,
+        "value": group.value,
+    }
+
+
+def player_view(state: State, seat: int) -> dict[str, Any]:
+    """Everything ``seat`` may see, and nothing more.
+
+    Own hand (cards), every team's melds and red threes, the pile's top card, size and
+    whether it is frozen, counts of the other hands and of the stock, scores, whose turn and
+    which phase, the first-meld minimums.  Cards set aside for a first meld lie on the table
+    and are shown to all.
+    """
+    n = state.players
+    names = seat_names(n)
+    teams = team_names(n)
+    top = state.pile_top
+    me_team = seat % 2
+    frozen = state.frozen_by(me_team)
+    return {
+        "rules": state.rules.name,
+        "players": n,
+        "seat": names[seat],
+        "team": teams[me_team],
+        "hand": [TOKENS[k] for k in kinds_of(state.hands[seat])],
+        "hand_counts": {names[s]: state.hand_size(s) for s in range(n)},
+        "stock": len(state.stock),
+        "pile": {
+            "top": TOKENS[top] if top is not None else None,
+            "size": len(state.pile),
+            "frozen": frozen,
+            "frozen_for_all": state.pile_freezers > 0,
+            "stop": top is not None and int(top) == 3,
+        },
+        "teams": [
+            {
+                "name": teams[t],
+                "melds": [_meld(g) for _, g in sorted(state.melds[t].items(), reverse=True)],
+                "red_threes": state.red_threes[t],
+                "score": state.scores[t],
+                "down": state.down[t],
+                "minimum": state.minimum(t),
+                "canastas": state.canastas(t),
+            }
+            for t in (0, 1)
+        ],
+        "staged": [_meld(g) for _, g in sorted(state.staged.items(), reverse=True)],
+        "turn": names[state.current],
+        "to_move": names[state.to_move],
+        "phase": state.phase.value,
+        "asked": state.asked.value,
+        "ended": None if state.end is None else {"how": state.end.how,
+                                                 "seat": names[state.end.seat]},
+        "hand_number": state.hand_number,
+    }
