@@ -48,6 +48,21 @@ from .rng import SplitMix64
 from .rules import CLASSIC4, RuleSet
 
 JOKER, TWO, RED3, BLACK3 = 0, 1, 2, 3
+#: Kind members by index: ``Kind(k)`` goes through Enum machinery, indexing does not.
+_KIND = tuple(Kind)
+_DISCARDS = tuple(Discard(k) for k in _KIND)
+_NO_CARDS = (0,) * NUM_KINDS
+#: _WILD_OPTIONS[jokers held][twos held][room]: the (jokers, twos) pairs a hand can add.
+_WILD_OPTIONS = tuple(
+    tuple(
+        tuple(
+            tuple((j, t) for j in range(min(jk, room) + 1) for t in range(min(tw, room - j) + 1))
+            for room in range(4)
+        )
+        for tw in range(9)
+    )
+    for jk in range(5)
+)
 _NATURAL_RANKS = range(4, 15)
 _MELD_KINDS = (BLACK3, *_NATURAL_RANKS)
 
@@ -429,7 +444,8 @@ class State:
         return None
 
     def _check_draw(self) -> Verdict:
-        return self._phase_refusal(False) or LEGAL
+        bad = self._phase_refusal(False)
+        return LEGAL if bad is None else bad
 
     def _missing(self, cards: Sequence[int]) -> list[str] | None:
         """Cards named in a move that the hand does not hold (None when all are held)."""
@@ -543,16 +559,16 @@ class State:
                     blocked = self._may_go_out(self._staged_canastas())
                 else:
                     blocked = self._may_go_out(self.canastas(team))
-                if blocked:
+                if blocked is not None:
                     return blocked
                 return LEGAL
             return refuse("black_threes_only_going_out", "C-OUT-4")
         bad = self._meld_shape(rank, len(naturals), wilds, size_check=True)
-        if bad:
+        if bad is not None:
             return bad
         value = sum(VALUES[k] for k in cards)
         bad = self._after_meld(hand_after, value, len(cards) >= 7)
-        if bad:
+        if bad is not None:
             return bad
         if not self.down[team] and (
             self.phase is Phase.DRAW or self.staged_value() + value < self.minimum(team)
@@ -587,13 +603,13 @@ class State:
         naturals = sum(1 for k in cards if k == rank)
         wilds = len(cards) - naturals
         bad = self._meld_shape(rank, target.naturals + naturals, target.wilds + wilds, False)
-        if bad:
+        if bad is not None:
             return bad
         hand_after = self.hand_size(self.current) - len(cards)
         value = sum(VALUES[k] for k in cards)
         makes = target.size < 7 <= target.size + len(cards)
         bad = self._after_meld(hand_after, value, makes)
-        if bad:
+        if bad is not None:
             return bad
         if not self.down[team] and (
             self.phase is Phase.DRAW or self.staged_value() + value < self.minimum(team)
@@ -604,7 +620,7 @@ class State:
 
     def _check_take(self, move: TakePile) -> Verdict:
         bad = self._phase_refusal(False)
-        if bad:
+        if bad is not None:
             return bad
         if not self.pile:
             return refuse("pile_empty", "C-TURN-1")
@@ -647,7 +663,7 @@ class State:
         else:
             bad = self._meld_shape(top, existing.naturals + naturals + 1,
                                    existing.wilds + wilds, False)  # fmt: skip
-        if bad:
+        if bad is not None:
             return bad
         if not self.down[team]:
             have = self.staged_value() + VALUES[top] + sum(VALUES[k] for k in cards)
@@ -663,13 +679,13 @@ class State:
                 before < 7 <= group_size
             )
             blocked = self._may_go_out(canastas, hand_after)
-            if blocked:
+            if blocked is not None:
                 return blocked
         return LEGAL
 
     def _check_discard(self, move: Discard) -> Verdict:
         bad = self._phase_refusal(True)
-        if bad:
+        if bad is not None:
             return bad
         seat = self.current
         card = int(move.card)
@@ -679,7 +695,7 @@ class State:
         left = self.hand_size(seat) + sum(staged) - 1
         if left == 0:
             blocked = self._may_go_out(self.canastas(seat % 2))
-            if blocked:
+            if blocked is not None:
                 return blocked
         return LEGAL
 
@@ -695,11 +711,12 @@ class State:
         if not self.rules.ask_partner or self.rules.players != 4:
             return refuse("ask_off", "C-ASK-1")
         bad = self._phase_refusal(True)
-        if bad:
+        if bad is not None:
             return bad
         if self.asked is not Asked.NOT_ASKED:
             return refuse("already_asked", "C-ASK-1")
-        if self.melded_this_turn or self.staged:
+        # Taking the pile melds its top card, so a player who took it has melded already.
+        if self.melded_this_turn or self.staged or self.took_pile:
             return refuse("ask_before_melding", "C-ASK-1")
         return LEGAL
 
@@ -793,7 +810,7 @@ class State:
             return
         if self.staged_value() < self.minimum(team):
             return
-        if self.hand_size(self.current) < 2 and self._may_go_out(self._staged_canastas()):
+        if self.hand_size(self.current) < 2 and self._may_go_out(self._staged_canastas()) is not None:
             return  # going down would strand the player; it stays set aside
         self._commit_staged()
 
@@ -955,39 +972,62 @@ class State:
         self._legal_discards(out)
         return out
 
-    def _wild_options(self, max_wilds: int) -> list[tuple[int, int]]:
+    def _wild_options(self, max_wilds: int) -> tuple[tuple[int, int], ...]:
         """(jokers, twos) pairs the hand can offer, at most ``max_wilds`` together."""
         hand = self.hands[self.current]
-        opts = []
-        for j in range(min(hand[JOKER], max_wilds) + 1):
-            for t in range(min(hand[TWO], max_wilds - j) + 1):
-                opts.append((j, t))
-        return opts
+        return _WILD_OPTIONS[min(hand[JOKER], 4)][min(hand[TWO], 8)][max(0, min(max_wilds, 3))]
 
     def _legal_takes(self, out: list[Move]) -> None:
-        if not self.pile:
+        # ``_check_take``'s conditions, inlined for speed; tests pin the two together.
+        pile = self.pile
+        if not pile:
             return
-        top = self.pile[-1]
+        top = pile[-1]
         if top <= BLACK3:
-            return
-        hand = self.hands[self.current]
+            return  # C-PILE-2, C-BLK-1
+        seat = self.current
+        team = seat % 2
+        hand = self.hands[seat]
+        held_total = sum(hand)
+        if held_total == 1 and len(pile) == 1:
+            return  # C-PILE-5
         held = hand[top]
-        candidates: list[Move] = []
-        if held == 0:
-            candidates.append(TakePile(()))
-            for j, t in self._wild_options(self.rules.max_wilds):
-                if j + t:
-                    candidates.append(TakePile((*[Kind.TWO] * t, *[Kind.JOKER] * j)))
-        else:
-            candidates.append(TakePile(()))
-            for n in range(1, held + 1):
-                for j, t in self._wild_options(self.rules.max_wilds):
-                    candidates.append(
-                        TakePile((*[Kind(top)] * n, *[Kind.TWO] * t, *[Kind.JOKER] * j))
-                    )
-        for move in candidates:
-            if self._check_take(move).legal:  # type: ignore[arg-type]
-                out.append(move)
+        frozen = self.frozen_by(team) is not None
+        if frozen and held < 2:
+            return  # C-PILE-3
+        rules = self.rules
+        down = self.down[team]
+        existing = (self.melds[team] if down else self.staged).get(top)
+        e_nat, e_wild, e_size = (
+            (existing.naturals, existing.wilds, existing.size) if existing else (0, 0, 0)
+        )
+        need = 0 if down else self.minimum(team)
+        base_value = 0 if down else self.staged_value() + VALUES[top]
+        pile_gain = len(pile) - 1 - pile.count(RED3)
+        canastas = self.canastas(team) if down else self._staged_canastas()
+        top_value = VALUES[top]
+        for j, t in self._wild_options(max(0, rules.max_wilds - e_wild)):
+            for n in range(held + 1):
+                size = n + j + t
+                if frozen and n < 2:
+                    continue
+                if existing is None:
+                    if n < 1 or size + 1 < 3:
+                        continue
+                elif size == 0 and frozen:
+                    continue
+                naturals = e_nat + n + 1
+                wilds = e_wild + j + t
+                if rules.two_naturals_per_wild and naturals < 2 * wilds:
+                    continue
+                if not down and base_value + n * top_value + 50 * j + 20 * t < need:
+                    continue
+                hand_after = held_total - size + pile_gain
+                if hand_after < 2:
+                    made = e_size < 7 <= e_size + 1 + size
+                    if self._may_go_out(canastas + made, hand_after) is not None:
+                        continue
+                out.append(_take_move(top, n, j, t))
 
     def _legal_melds(self, out: list[Move]) -> None:
         seat = self.current
@@ -1005,18 +1045,17 @@ class State:
                     if self._check_meld(move).legal:
                         out.append(move)
                 continue
-            k = Kind(rank)
+            k = _KIND[rank]
             for n in range(2, held + 1):
                 for j, t in wild_opts:
                     if n + j + t < 3:
                         continue
                     if self.rules.two_naturals_per_wild and n < 2 * (j + t):
                         continue
-                    move = Meld((*[k] * n, *[Kind.TWO] * t, *[Kind.JOKER] * j))
-                    if self._check_meld_fast(move, rank, n, j, t):
-                        out.append(move)
+                    if self._check_meld_fast(rank, n, j, t):
+                        out.append(_meld_move(rank, n, j, t))
 
-    def _check_meld_fast(self, move: Meld, rank: int, n: int, j: int, t: int) -> bool:
+    def _check_meld_fast(self, rank: int, n: int, j: int, t: int) -> bool:
         """The going-out and minimum part of ``_check_meld`` (shape already known good)."""
         hand_after = self.hand_size(self.current) - n - j - t
         if hand_after >= 2 and self.down[self.current % 2]:
@@ -1025,39 +1064,96 @@ class State:
         return self._after_meld(hand_after, value, n + j + t >= 7) is None
 
     def _legal_adds(self, out: list[Move]) -> None:
+        # The shape and going-out conditions of ``_check_add``, inlined: this is the
+        # hottest loop of random play.  Tests pin it to ``check``.
         seat = self.current
         team = seat % 2
         hand = self.hands[seat]
-        targets = self.melds[team] if self.down[team] else self.staged
+        down = self.down[team]
+        targets = self.melds[team] if down else self.staged
+        if not targets:
+            return
+        held_total = sum(hand)
+        per_wild = self.rules.two_naturals_per_wild
+        canastas = self.canastas(team) if down else 0
+        may_out_cache: dict[int, bool] = {}
         for rank in sorted(targets):
             group = targets[rank]
             if rank == BLACK3:
                 continue
             room = self.rules.max_wilds - group.wilds
-            k = Kind(rank)
-            for n in range(hand[rank] + 1):
-                for j, t in self._wild_options(max(room, 0)):
-                    if n + j + t == 0:
+            k = _KIND[rank]
+            before = group.size
+            for j, t in self._wild_options(max(room, 0)):
+                for n in range(hand[rank] + 1):
+                    size = n + j + t
+                    if size == 0:
                         continue
-                    move = Add(k, (*[k] * n, *[Kind.TWO] * t, *[Kind.JOKER] * j))
-                    if self._check_add(move).legal:
-                        out.append(move)
+                    if per_wild and group.naturals + n < 2 * (group.wilds + j + t):
+                        continue
+                    hand_after = held_total - size
+                    if down and hand_after >= 2:
+                        ok = True
+                    elif down:
+                        c = canastas + (before < 7 <= before + size)
+                        if c not in may_out_cache:
+                            may_out_cache[c] = self._may_go_out(c, hand_after) is None
+                        ok = may_out_cache[c]
+                    else:
+                        value = n * VALUES[rank] + 50 * j + 20 * t
+                        ok = self._after_meld(hand_after, value, before < 7 <= before + size) is None
+                    if ok:
+                        out.append(_add_move(rank, n, j, t))
 
     def _legal_discards(self, out: list[Move]) -> None:
         seat = self.current
         hand = self.hands[seat]
-        staged_kinds = self._staged_counts()
-        left = self.hand_size(seat) + sum(staged_kinds) - 1
-        if left == 0 and self._may_go_out(self.canastas(seat % 2)):
+        staged_kinds = self._staged_counts() if self.staged else _NO_CARDS
+        left = sum(hand) + sum(staged_kinds) - 1
+        if left == 0 and self._may_go_out(self.canastas(seat % 2)) is not None:
             return
         for k in range(NUM_KINDS - 1, -1, -1):
             if hand[k] or staged_kinds[k]:
-                out.append(Discard(Kind(k)))
+                out.append(_DISCARDS[k])
 
     # ------------------------------------------------------------------ scoring
 
     def value_in_hand(self, seat: int) -> int:
         return counts_value(self.hands[seat])
+
+
+_MOVE_CACHE: dict[tuple[str, int, int, int, int], Move] = {}
+
+
+def _cards(rank: int, n: int, j: int, t: int) -> tuple[Kind, ...]:
+    """Canonical card order: naturals, then 2s, then jokers."""
+    return (*[_KIND[rank]] * n, *[Kind.TWO] * t, *[Kind.JOKER] * j)
+
+
+# Moves are immutable values, so legal_moves hands out shared instances: random play makes
+# the same few hundred moves over and over.
+def _take_move(rank: int, n: int, j: int, t: int) -> Move:
+    key = ("take", rank, n, j, t)
+    move = _MOVE_CACHE.get(key)
+    if move is None:
+        move = _MOVE_CACHE[key] = TakePile(_cards(rank, n, j, t))
+    return move
+
+
+def _meld_move(rank: int, n: int, j: int, t: int) -> Move:
+    key = ("meld", rank, n, j, t)
+    move = _MOVE_CACHE.get(key)
+    if move is None:
+        move = _MOVE_CACHE[key] = Meld(_cards(rank, n, j, t))
+    return move
+
+
+def _add_move(rank: int, n: int, j: int, t: int) -> Move:
+    key = ("add", rank, n, j, t)
+    move = _MOVE_CACHE.get(key)
+    if move is None:
+        move = _MOVE_CACHE[key] = Add(_KIND[rank], _cards(rank, n, j, t))
+    return move
 
 
 class IllegalMove(ValueError):

@@ -1,0 +1,120 @@
+"""Engine benchmark: random legal play (a uniformly random legal move at every decision).
+
+Reports complete 4-player hands per second on one core, moves per second, the mean time
+of ``legal_moves``, peak memory (tracemalloc and the process's max RSS), and the import
+time of ``canasta_teach.engine`` (in fresh interpreters, minus bare start-up).
+
+    python -m benchmarks.engine_bench [--hands N] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import time
+import tracemalloc
+from typing import Any
+
+TARGETS = {"hands_per_s": 300.0, "import_ms": 150.0, "peak_mb": 100.0}
+
+
+def play_hands(count: int, players: int = 4, first_seed: int = 0) -> dict[str, float]:
+    from canasta_teach.engine import CLASSIC2, CLASSIC4, State
+
+    rules = CLASSIC4 if players == 4 else CLASSIC2
+    moves = 0
+    legal_time = 0.0
+    legal_calls = 0
+    clock = time.perf_counter
+    start = clock()
+    for seed in range(first_seed, first_seed + count):
+        state = State.deal(seed, rules)
+        rng = random.Random(seed)
+        while not state.is_over:
+            t0 = clock()
+            options = state.legal_moves()
+            legal_time += clock() - t0
+            legal_calls += 1
+            state.apply(options[rng.randrange(len(options))])
+            moves += 1
+    elapsed = clock() - start
+    return {
+        "hands": count,
+        "seconds": elapsed,
+        "hands_per_s": count / elapsed,
+        "moves_per_s": moves / elapsed,
+        "moves_per_hand": moves / count,
+        "legal_moves_us": 1e6 * legal_time / legal_calls,
+    }
+
+
+def import_ms(repeats: int = 7) -> float:
+    """Median extra wall time of ``import canasta_teach.engine`` in a fresh interpreter."""
+
+    def run(code: str) -> float:
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], check=True)
+        return time.perf_counter() - t0
+
+    bare = statistics.median(run("pass") for _ in range(repeats))
+    full = statistics.median(run("import canasta_teach.engine") for _ in range(repeats))
+    return max(0.0, (full - bare) * 1000)
+
+
+def peak_memory(hands: int = 50) -> dict[str, float]:
+    tracemalloc.start()
+    play_hands(hands)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    rss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return {"traced_peak_mb": peak / 2**20, "max_rss_mb": rss_kb / 1024}
+
+
+def run(hands: int = 1000) -> dict[str, Any]:
+    play_hands(20)  # warm up
+    best = max((play_hands(hands // 3, first_seed=1000 * i) for i in range(3)),
+               key=lambda r: r["hands_per_s"])  # fmt: skip
+    two = play_hands(hands // 3, players=2)
+    memory = peak_memory()
+    return {"four_player": best, "two_player": two, "memory": memory, "import_ms": import_ms()}
+
+
+def report(result: dict[str, Any]) -> str:
+    four, two, mem = result["four_player"], result["two_player"], result["memory"]
+
+    def mark(ok: bool) -> str:
+        return "ok" if ok else "MISSED"
+
+    lines = [
+        "engine: random legal play (uniform random legal move), one core",
+        f"  4-player hands/s      {four['hands_per_s']:9.0f}   target >= 300  "
+        f"{mark(four['hands_per_s'] >= TARGETS['hands_per_s'])}",
+        f"  4-player moves/s      {four['moves_per_s']:9.0f}   ({four['moves_per_hand']:.0f} moves/hand)",
+        f"  legal_moves mean      {four['legal_moves_us']:9.1f} us",
+        f"  2-player hands/s      {two['hands_per_s']:9.0f}   ({two['moves_per_hand']:.0f} moves/hand)",
+        f"  peak memory (traced)  {mem['traced_peak_mb']:9.2f} MB",
+        f"  peak memory (max RSS) {mem['max_rss_mb']:9.1f} MB   target < 100  "
+        f"{mark(mem['max_rss_mb'] < TARGETS['peak_mb'])}",
+        f"  import engine         {result['import_ms']:9.1f} ms   target < 150  "
+        f"{mark(result['import_ms'] < TARGETS['import_ms'])}",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=900)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    result = run(args.hands)
+    print(json.dumps(result, indent=2) if args.json else report(result))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
