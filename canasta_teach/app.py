@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import contextlib
 import json
 import os
 import shutil
@@ -110,7 +111,9 @@ def _cli_value(value: Any) -> str:
     return json.dumps(value)
 
 
-def build_jupyter_path(dest: str | os.PathLike[str], repo: str | os.PathLike[str] | None = None) -> Path:
+def build_jupyter_path(
+    dest: str | os.PathLike[str], repo: str | os.PathLike[str] | None = None
+) -> Path:
     """Lay out a Jupyter data folder holding the ``canasta`` Voilà template.
 
     ``dest/voila/templates/canasta/`` gets the template files of
@@ -142,7 +145,8 @@ def build_jupyter_path(dest: str | os.PathLike[str], repo: str | os.PathLike[str
 
 def server_config() -> dict[str, Any]:
     """:data:`VOILA_CONFIG` as a Jupyter server config (for ``jupyter_server_config.d``)."""
-    return json.loads(json.dumps(VOILA_CONFIG))
+    config: dict[str, Any] = json.loads(json.dumps(VOILA_CONFIG))
+    return config
 
 
 def _serve(port: int, root: str) -> None:
@@ -155,7 +159,7 @@ def _serve(port: int, root: str) -> None:
 
     import tornado.web
     from jupyter_server.utils import url_path_join
-    from voila.app import Voila
+    from voila.app import Voila  # type: ignore[import-untyped]
 
     class CanastaVoila(Voila):  # type: ignore[misc]
         """Voilà without the directory tree page and the contents API.
@@ -209,18 +213,12 @@ def start_server(
 def stop_server(proc: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
     """SIGTERM the server's process group (kernels included), then SIGKILL what is left."""
     if proc.poll() is None:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            pass
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
     if proc.poll() is None:
         proc.wait(timeout=timeout)
 
@@ -251,7 +249,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     install = sub.add_parser(
         "install-template", help="copy the canasta template into a Jupyter data folder"
     )
-    install.add_argument("dest", help="e.g. $(python -c 'import sys; print(sys.prefix)')/share/jupyter")
+    install.add_argument(
+        "dest", help="e.g. $(python -c 'import sys; print(sys.prefix)')/share/jupyter"
+    )
     install.add_argument("--repo", default=None, help="repository checkout (default: this one)")
 
     config = sub.add_parser("write-server-config", help="write VOILA_CONFIG as JSON")
