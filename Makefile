@@ -1,0 +1,47 @@
+# canasta-teach: make venv | app | test | lint | bench | browser
+# Everything runs from .venv (created with python3 when missing).
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.stamp-install
+PORT   ?= 8866
+
+.PHONY: venv app test lint bench browser
+
+venv: $(STAMP)
+
+# Re-installs only when pyproject.toml changes (the stamp is newer otherwise).
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[app,test,dev]'
+	touch $@
+
+# Serves lessons/ with Voilà and the canasta template on 127.0.0.1:$(PORT);
+# prints the start page URL (http://127.0.0.1:$(PORT)/voila/render/index.ipynb) once it answers.
+app: venv
+	$(PY) -m canasta_teach.app --port $(PORT)
+
+# Debian's Chromium (driven by Playwright's Python API; never `playwright install`) and the Noto
+# fonts; installed only when missing and we are root.
+browser:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y \
+	      --no-install-recommends chromium fonts-noto-core; \
+	  else \
+	    echo "browser: /usr/bin/chromium is missing and we are not root; browser tests will not run" >&2; \
+	  fi; \
+	fi
+
+test: venv browser
+	$(PY) -m pytest -q tests
+
+lint: venv
+	$(PY) -m ruff check canasta_teach tests benchmarks
+	$(PY) -m ruff format --check canasta_teach tests benchmarks
+	$(PY) -m mypy --strict canasta_teach/engine
+
+bench: venv
+	$(PY) -m benchmarks
