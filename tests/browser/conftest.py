@@ -1,0 +1,129 @@
+"""Browser test harness: a real Voilà server (canasta_teach.app) and Debian's Chromium.
+
+Fixtures:
+- ``site_root``: the folder Voilà serves: every entry of ``lessons/`` (symlinked) plus ``_test/``
+  -> ``tests/browser/notebooks/`` (test-only notebooks such as ``_test/bare_button.ipynb``).
+- ``voila_url``: base URL (``http://127.0.0.1:PORT``) of one Voilà server for the session,
+  started with ``canasta_teach.app.start_server`` on a free loopback port; its log goes to
+  ``test-artifacts/voila-server.log``. ``render_url(voila_url, "en/01_x.ipynb")`` gives a page.
+- ``browser_context`` / ``page``: Chromium from ``/usr/bin/chromium`` driven by Playwright's sync
+  API (never ``playwright install``). Without Chromium the tests fail under CI and skip locally.
+- ``artifacts``: ``test-artifacts/`` (gitignored) for screenshots.
+
+Mark browser tests with ``@pytest.mark.browser`` (tests in this folder get it automatically).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from canasta_teach.app import LESSONS_DIR, free_port, start_server, stop_server, wait_for_port
+
+if TYPE_CHECKING:
+    from playwright.sync_api import BrowserContext, Page
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO_ROOT / "test-artifacts"
+CHROMIUM = Path("/usr/bin/chromium")
+TEST_NOTEBOOKS = Path(__file__).resolve().parent / "notebooks"
+TEST_PREFIX = "_test"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+#: Generous: a cold kernel plus JupyterLab's bundle on a busy 2-core CI machine.
+PAGE_TIMEOUT_MS = 90_000
+
+
+def render_url(base_url: str, notebook: str) -> str:
+    """URL of the Voilà page of ``notebook`` (a path relative to the served root)."""
+    return f"{base_url}/voila/render/{notebook.lstrip('/')}"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    here = Path(__file__).resolve().parent
+    for item in items:
+        if here in Path(str(item.fspath)).resolve().parents:
+            item.add_marker(pytest.mark.browser)
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture(scope="session")
+def site_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("site")
+    if LESSONS_DIR.is_dir():
+        for entry in sorted(LESSONS_DIR.iterdir()):
+            if entry.name.startswith(".") or entry.name == TEST_PREFIX:
+                continue
+            (root / entry.name).symlink_to(entry, target_is_directory=entry.is_dir())
+    (root / TEST_PREFIX).symlink_to(TEST_NOTEBOOKS, target_is_directory=True)
+    return root
+
+
+@pytest.fixture(scope="session")
+def voila_url(site_root: Path, artifacts: Path) -> Iterator[str]:
+    port = free_port()
+    with open(artifacts / "voila-server.log", "wb") as log:
+        proc = start_server(port, site_root, stdout=log, stderr=log, stdin=None)
+        try:
+            wait_for_port(port, timeout=120, proc=proc)
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            stop_server(proc)
+
+
+@pytest.fixture(scope="session")
+def browser_context(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrowserContext]:
+    if not CHROMIUM.exists():
+        message = (
+            f"{CHROMIUM} is missing: run `make browser` (as root: apt-get install chromium "
+            "fonts-noto-core)"
+        )
+        if _in_ci():
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    with sync_playwright() as p:
+        context = p.chromium.launch_persistent_context(
+            str(profile),
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=CHROMIUM_ARGS,
+            viewport={"width": 1100, "height": 800},
+        )
+        context.set_default_timeout(PAGE_TIMEOUT_MS)
+        try:
+            yield context
+        finally:
+            context.close()
+
+
+@pytest.fixture
+def page(browser_context: BrowserContext) -> Iterator[Page]:
+    page = browser_context.new_page()
+    try:
+        yield page
+    finally:
+        page.close()

@@ -1,0 +1,1 @@
+SECRET = "py-source-must-not-be-served"
