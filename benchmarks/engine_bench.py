@@ -94,9 +94,11 @@ def report(result: dict[str, Any]) -> str:
         "engine: random legal play (uniform random legal move), one core",
         f"  4-player hands/s      {four['hands_per_s']:9.0f}   target >= 300  "
         f"{mark(four['hands_per_s'] >= TARGETS['hands_per_s'])}",
-        f"  4-player moves/s      {four['moves_per_s']:9.0f}   ({four['moves_per_hand']:.0f} moves/hand)",
+        f"  4-player moves/s      {four['moves_per_s']:9.0f}   "
+        f"({four['moves_per_hand']:.0f} moves/hand)",
         f"  legal_moves mean      {four['legal_moves_us']:9.1f} us",
-        f"  2-player hands/s      {two['hands_per_s']:9.0f}   ({two['moves_per_hand']:.0f} moves/hand)",
+        f"  2-player hands/s      {two['hands_per_s']:9.0f}   "
+        f"({two['moves_per_hand']:.0f} moves/hand)",
         f"  peak memory (traced)  {mem['traced_peak_mb']:9.2f} MB",
         f"  peak memory (max RSS) {mem['max_rss_mb']:9.1f} MB   target < 100  "
         f"{mark(mem['max_rss_mb'] < TARGETS['peak_mb'])}",

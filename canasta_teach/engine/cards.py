@@ -107,4 +107,4 @@ def format_cards(kinds: Iterable[int]) -> str:
 
 
 def counts_value(counts: Sequence[int]) -> int:
-    return sum(c * v for c, v in zip(counts, VALUES))
+    return sum(c * v for c, v in zip(counts, VALUES, strict=True))

@@ -126,14 +126,15 @@ class MeldGroup:
     def cards(self) -> list[Kind]:
         """The cards, naturals first."""
         return (
-            [Kind(self.rank)] * self.naturals
-            + [Kind.TWO] * self.twos
-            + [Kind.JOKER] * self.jokers
+            [Kind(self.rank)] * self.naturals + [Kind.TWO] * self.twos + [Kind.JOKER] * self.jokers
         )
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, MeldGroup) and (
-            self.rank, self.naturals, self.jokers, self.twos
+            self.rank,
+            self.naturals,
+            self.jokers,
+            self.twos,
         ) == (other.rank, other.naturals, other.jokers, other.twos)
 
     def __repr__(self) -> str:
@@ -475,9 +476,7 @@ class State:
             return refuse("need_canasta", "C-OUT-1", canastas=canastas_after, needed=needed)
         return None
 
-    def _meld_shape(
-        self, rank: int, naturals: int, wilds: int, size_check: bool
-    ) -> Verdict | None:
+    def _meld_shape(self, rank: int, naturals: int, wilds: int, size_check: bool) -> Verdict | None:
         """C-MELD-1, C-MELD-2 for a meld (new, or grown) of these totals."""
         if size_check and naturals + wilds < 3:
             return refuse("too_few", "C-MELD-1", count=naturals + wilds)
@@ -492,9 +491,7 @@ class State:
                           naturals=naturals, wilds=wilds)  # fmt: skip
         return None
 
-    def _after_meld(
-        self, hand_after: int, value: int, canasta_made: bool
-    ) -> Verdict | None:
+    def _after_meld(self, hand_after: int, value: int, canasta_made: bool) -> Verdict | None:
         """Going-out and first-meld checks shared by Meld and Add in the meld phase.
 
         ``value`` is the card value the move adds; ``canasta_made`` says whether the move
@@ -810,7 +807,8 @@ class State:
             return
         if self.staged_value() < self.minimum(team):
             return
-        if self.hand_size(self.current) < 2 and self._may_go_out(self._staged_canastas()) is not None:
+        stranded = self._may_go_out(self._staged_canastas()) is not None
+        if self.hand_size(self.current) < 2 and stranded:
             return  # going down would strand the player; it stays set aside
         self._commit_staged()
 
@@ -1045,7 +1043,6 @@ class State:
                     if self._check_meld(move).legal:
                         out.append(move)
                 continue
-            k = _KIND[rank]
             for n in range(2, held + 1):
                 for j, t in wild_opts:
                     if n + j + t < 3:
@@ -1082,7 +1079,6 @@ class State:
             if rank == BLACK3:
                 continue
             room = self.rules.max_wilds - group.wilds
-            k = _KIND[rank]
             before = group.size
             for j, t in self._wild_options(max(room, 0)):
                 for n in range(hand[rank] + 1):
@@ -1101,7 +1097,8 @@ class State:
                         ok = may_out_cache[c]
                     else:
                         value = n * VALUES[rank] + 50 * j + 20 * t
-                        ok = self._after_meld(hand_after, value, before < 7 <= before + size) is None
+                        made = before < 7 <= before + size
+                        ok = self._after_meld(hand_after, value, made) is None
                     if ok:
                         out.append(_add_move(rank, n, j, t))
 

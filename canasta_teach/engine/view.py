@@ -80,7 +80,8 @@ def player_view(state: State, seat: int) -> dict[str, Any]:
         "to_move": names[state.to_move],
         "phase": state.phase.value,
         "asked": state.asked.value,
-        "ended": None if state.end is None else {"how": state.end.how,
-                                                 "seat": names[state.end.seat]},
+        "ended": None
+        if state.end is None
+        else {"how": state.end.how, "seat": names[state.end.seat]},
         "hand_number": state.hand_number,
     }
