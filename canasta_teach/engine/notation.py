@@ -145,8 +145,9 @@ class _Line:
 
     def error(self, code: str, message: str, expected: str | None = None,
               **params: Any) -> NotationError:  # fmt: skip
-        """An error about the whole value (pointing at its start)."""
-        return NotationError(code, message, line=self.number, column=self.value_column,
+        """An error about the whole value (pointing at its first character)."""
+        lead = len(self.value) - len(self.value.lstrip())
+        return NotationError(code, message, line=self.number, column=self.value_column + lead,
                              token=self.value.strip() or None, expected=expected,
                              params=params)  # fmt: skip
 
@@ -220,7 +221,7 @@ def _read_lines(text: str) -> dict[str, _Line]:
                                 f"{out[key].number}",
                                 line=number, column=key_column, token=key_text.strip(),
                                 expected="each key once",
-                                params={"key": key, "first_line": out[key].number})  # fmt: skip
+                                params={"name": key, "first_line": out[key].number})  # fmt: skip
         out[key] = _Line(key, key_text.strip(), number, key_column, value,
                          len(key_text) + 2)  # fmt: skip
     return out
@@ -246,7 +247,7 @@ def _team_key(lines: dict[str, _Line], team_name: str, suffix: str) -> _Line | N
                                     f"(line {found.number})",
                                     line=line.number, column=line.key_column,
                                     token=line.key_text, expected="each key once",
-                                    params={"key": line.key,
+                                    params={"name": line.key,
                                             "first_line": found.number})  # fmt: skip
             found = line
     return found
@@ -570,7 +571,7 @@ def parse_position(text: str) -> State:
         if required not in lines:
             raise NotationError("missing_key", f"the position has no '{required}:' line",
                                 expected=f"a line '{required}: ...'",
-                                params={"key": required})  # fmt: skip
+                                params={"name": required})  # fmt: skip
     rules = _parse_rules(lines["rules"])
     n = rules.players
     seats = SEATS_4 if n == 4 else SEATS_2
@@ -681,7 +682,7 @@ def parse_position(text: str) -> State:
         if line is None:
             raise NotationError("missing_key", f"the position has no hand for {name}",
                                 expected=f"a line '{name}: CARDS' or '{name}: ?11'",
-                                params={"key": name})  # fmt: skip
+                                params={"name": name})  # fmt: skip
         items = _card_items(line, allow_unknown=True, allow_rest=False)
         hand_items.append(items)
         for what, value, tok in items:
@@ -812,7 +813,7 @@ def parse_position(text: str) -> State:
         if ended is None:
             raise NotationError("missing_key", "an ended hand needs an 'ended:' line",
                                 line=turn.number, expected="'ended: out S', 'ended: concealed "
-                                "S' or 'ended: stock S'", params={"key": "ended"})  # fmt: skip
+                                "S' or 'ended: stock S'", params={"name": "ended"})  # fmt: skip
         toks = ended.tokens()
         if len(toks) != 2 or toks[0].text.lower() not in END_KINDS:
             raise ended.error(
