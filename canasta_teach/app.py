@@ -7,7 +7,8 @@ One place for the launch logic, shared by ``make app``, the browser tests and th
 - ``serve`` (in that child process) copies the ``canasta`` template and the fonts and CSS of
   ``assets/`` into a fresh temporary Jupyter data folder, puts it first on ``JUPYTER_PATH`` and
   runs Voilà in-process with :data:`VOILA_CONFIG`, with the directory tree page and the contents
-  API removed (``/`` redirects to the start page).
+  API removed (``/`` redirects to the start page) and the ``_xsrf`` cookie set so that a closed
+  tab's kernel is shut down.
 - :func:`main` (``python -m canasta_teach.app``) starts that command, waits until the port
   answers and prints the URL of the start page.
 
@@ -45,9 +46,23 @@ ASSETS_DIR = REPO_ROOT / "assets"
 DEFAULT_PORT = 8866
 HOST = "127.0.0.1"
 START_PAGE = "index.ipynb"
+#: Debian's Chromium, driven by Playwright's Python API in tests and benchmarks (never
+#: ``playwright install``: no browser download works here).
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
-#: Voilà settings, as traitlets config. Used as command-line flags by ``serve`` and written as a
-#: Jupyter server config by ``write-server-config`` (Binder, where Voilà is a server extension).
+#: Voilà settings, as traitlets config. Used as command-line flags by ``serve``; its
+#: ``VoilaConfiguration`` is written as ``voila.json`` by ``write-voila-config`` (Binder, where
+#: Voilà is a Jupyter server extension).
 VOILA_CONFIG: dict[str, dict[str, Any]] = {
     "VoilaConfiguration": {
         "template": TEMPLATE_NAME,
@@ -61,6 +76,9 @@ VOILA_CONFIG: dict[str, dict[str, Any]] = {
         "file_allowlist": [r".*\.(png|jpg|gif|svg)"],
         "file_denylist": [r".*\.(ipynb|py)", r"(.*/)?\..*"],
     },
+    # A closed tab shuts its kernel down (Voilà sends a beacon on `beforeunload`); a crashed tab
+    # or a lost connection does not: cull kernels that nobody has been connected to for 15 min.
+    "MappingKernelManager": {"cull_idle_timeout": 900, "cull_interval": 60},
 }
 
 
@@ -69,14 +87,17 @@ def start_page_url(port: int, host: str = HOST) -> str:
     return f"http://{host}:{port}/voila/render/{START_PAGE}"
 
 
-def voila_command(port: int, root: str | os.PathLike[str] | None = None) -> list[str]:
+def voila_command(
+    port: int, root: str | os.PathLike[str] | None = None, *, preheat: bool = False
+) -> list[str]:
     """The argv that serves ``root`` (default ``lessons/``) on 127.0.0.1:``port``.
 
     Start it in its own process group (``start_new_session=True``) and stop it by killing that
-    group: the kernels are its children.
+    group: the kernels are its children. ``preheat`` turns on Voilà's pre-heated kernels (one
+    per notebook, executed ahead of the request); off by default, see ``benchmarks.app_bench``.
     """
     root_dir = Path(root) if root is not None else LESSONS_DIR
-    return [
+    command = [
         sys.executable,
         "-m",
         "canasta_teach.app",
@@ -86,9 +107,12 @@ def voila_command(port: int, root: str | os.PathLike[str] | None = None) -> list
         "--root",
         str(root_dir.resolve()),
     ]
+    if preheat:
+        command.append("--preheat")
+    return command
 
 
-def voila_args(port: int, root: str | os.PathLike[str]) -> list[str]:
+def voila_args(port: int, root: str | os.PathLike[str], *, preheat: bool = False) -> list[str]:
     """Voilà's own command-line arguments (used inside ``serve``)."""
     args = [
         "--no-browser",
@@ -98,9 +122,37 @@ def voila_args(port: int, root: str | os.PathLike[str]) -> list[str]:
     ]
     for section, values in VOILA_CONFIG.items():
         for key, value in values.items():
-            args.append(f"--{section}.{key}={_cli_value(value)}")
+            if isinstance(value, list):  # traitlets 5: a list is its items, one flag each
+                args += [f"--{section}.{key}={item}" for item in value]
+            else:
+                args.append(f"--{section}.{key}={_cli_value(value)}")
+    if preheat:
+        args += [
+            "--VoilaConfiguration.preheat_kernel=True",
+            "--VoilaConfiguration.default_pool_size=1",
+        ]
     args.append(str(root))
     return args
+
+
+def link_site(dest: str | os.PathLike[str], extra: dict[str, Path] | None = None) -> Path:
+    """Make ``dest`` a folder to serve: symlinks to every entry of ``lessons/`` plus ``extra``.
+
+    Tests and benchmarks serve ``lessons/`` and their own notebooks (e.g. ``{"_test":
+    tests/browser/notebooks}``) from one server without writing into ``lessons/``. Kernels run
+    in the real folders (symlinks resolve), so lessons' relative paths still work.
+    """
+    root = Path(dest)
+    root.mkdir(parents=True, exist_ok=True)
+    extra = extra or {}
+    if LESSONS_DIR.is_dir():
+        for entry in sorted(LESSONS_DIR.iterdir()):
+            if entry.name.startswith(".") or entry.name in extra:
+                continue
+            (root / entry.name).symlink_to(entry, target_is_directory=entry.is_dir())
+    for name, target in extra.items():
+        (root / name).symlink_to(Path(target).resolve(), target_is_directory=True)
+    return root
 
 
 def _cli_value(value: Any) -> str:
@@ -143,13 +195,18 @@ def build_jupyter_path(
     return target
 
 
-def server_config() -> dict[str, Any]:
-    """:data:`VOILA_CONFIG` as a Jupyter server config (for ``jupyter_server_config.d``)."""
-    config: dict[str, Any] = json.loads(json.dumps(VOILA_CONFIG))
-    return config
+def voila_json() -> dict[str, Any]:
+    """The ``VoilaConfiguration`` part of :data:`VOILA_CONFIG`, as ``voila.json`` holds it.
+
+    For Voilà as a Jupyter server extension (Binder): it reads ``voila.json`` from every Jupyter
+    config folder (e.g. ``sys.prefix/etc/jupyter``). Not ``jupyter_server_config.d/``: files
+    there only enable extensions, their other settings are ignored.
+    """
+    config: dict[str, Any] = json.loads(json.dumps(VOILA_CONFIG["VoilaConfiguration"]))
+    return {"VoilaConfiguration": config}
 
 
-def _serve(port: int, root: str) -> None:
+def _serve(port: int, root: str, preheat: bool = False) -> None:
     """Run Voilà in this process (the ``serve`` subcommand)."""
     data_dir = tempfile.mkdtemp(prefix="canasta-jupyter-")
     atexit.register(shutil.rmtree, data_dir, True)
@@ -160,9 +217,23 @@ def _serve(port: int, root: str) -> None:
     import tornado.web
     from jupyter_server.utils import url_path_join
     from voila.app import Voila  # type: ignore[import-untyped]
+    from voila.tornado.handler import TornadoVoilaHandler  # type: ignore[import-untyped]
+
+    class PageHandler(TornadoVoilaHandler):  # type: ignore[misc]
+        """Voilà's page handler, which also sets the ``_xsrf`` cookie.
+
+        On ``beforeunload`` the page asks the server to shut its kernel down with a beacon that
+        carries the ``_xsrf`` cookie; Voilà never sets that cookie, so the request fails with
+        403 "'_xsrf' argument missing from POST" and every closed tab leaves a kernel running
+        (voila-dashboards/voila#1458). Reading ``xsrf_token`` sets the cookie.
+        """
+
+        async def prepare(self) -> None:
+            await super().prepare()
+            self.xsrf_token  # noqa: B018 (the property sets the cookie)
 
     class CanastaVoila(Voila):  # type: ignore[misc]
-        """Voilà without the directory tree page and the contents API.
+        """Voilà without the directory tree page and the contents API; kernels shut down.
 
         The tree page lists the served folder and the contents API returns any notebook's JSON,
         sources included, so both go; ``/`` redirects to the start page instead.
@@ -170,13 +241,19 @@ def _serve(port: int, root: str) -> None:
 
         def init_handlers(self) -> list[Any]:
             dropped = {"TornadoVoilaTreeHandler", "VoilaContentsHandler"}
-            handlers = [h for h in super().init_handlers() if h[1].__name__ not in dropped]
+            handlers = []
+            for handler in super().init_handlers():
+                if handler[1].__name__ in dropped:
+                    continue
+                if handler[1] is TornadoVoilaHandler:
+                    handler = (handler[0], PageHandler, *handler[2:])
+                handlers.append(handler)
             start = url_path_join(self.server_url, "voila/render", START_PAGE)
             handlers.insert(0, (self.server_url, tornado.web.RedirectHandler, {"url": start}))
             return handlers
 
     try:
-        CanastaVoila.launch_instance(argv=voila_args(port, root))
+        CanastaVoila.launch_instance(argv=voila_args(port, root, preheat=preheat))
     finally:
         shutil.rmtree(data_dir, ignore_errors=True)
 
@@ -204,10 +281,15 @@ def free_port(host: str = HOST) -> int:
 
 
 def start_server(
-    port: int, root: str | os.PathLike[str] | None = None, **popen_kwargs: Any
+    port: int,
+    root: str | os.PathLike[str] | None = None,
+    *,
+    preheat: bool = False,
+    **popen_kwargs: Any,
 ) -> subprocess.Popen[bytes]:
     """Start :func:`voila_command` in a new process group (see :func:`stop_server`)."""
-    return subprocess.Popen(voila_command(port, root), start_new_session=True, **popen_kwargs)
+    command = voila_command(port, root, preheat=preheat)
+    return subprocess.Popen(command, start_new_session=True, **popen_kwargs)
 
 
 def stop_server(proc: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
@@ -242,6 +324,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     run = sub.add_parser("run", help="serve the app and print its URL (the default)")
     serve = sub.add_parser("serve", help="run Voilà in this process (what voila_command runs)")
+    serve.add_argument("--preheat", action="store_true", help="pre-heated kernels")
     for p in (parser, run, serve):
         p.add_argument("--port", type=int, default=default_port)
         p.add_argument("--root", default=None, help="folder to serve (default: lessons/)")
@@ -254,20 +337,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     install.add_argument("--repo", default=None, help="repository checkout (default: this one)")
 
-    config = sub.add_parser("write-server-config", help="write VOILA_CONFIG as JSON")
-    config.add_argument("path", help="e.g. PREFIX/etc/jupyter/jupyter_server_config.d/canasta.json")
+    config = sub.add_parser("write-voila-config", help="write voila.json (see voila_json)")
+    config.add_argument("path", help="e.g. PREFIX/etc/jupyter/voila.json")
 
     args = parser.parse_args(argv)
     if args.command == "serve":
-        _serve(args.port, args.root or str(LESSONS_DIR))
+        _serve(args.port, args.root or str(LESSONS_DIR), args.preheat)
         return 0
     if args.command == "install-template":
         print(build_jupyter_path(args.dest, args.repo))
         return 0
-    if args.command == "write-server-config":
+    if args.command == "write-voila-config":
         path = Path(args.path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(server_config(), indent=2) + "\n", encoding="utf-8")
+        path.write_text(json.dumps(voila_json(), indent=2) + "\n", encoding="utf-8")
         print(path)
         return 0
     return _run(args.port, args.root)

@@ -22,26 +22,24 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from canasta_teach.app import LESSONS_DIR, free_port, start_server, stop_server, wait_for_port
+from canasta_teach import app
+from canasta_teach.app import (
+    CHROMIUM_ARGS,
+    free_port,
+    link_site,
+    start_server,
+    stop_server,
+    wait_for_port,
+)
 
 if TYPE_CHECKING:
     from playwright.sync_api import BrowserContext, Page
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO_ROOT / "test-artifacts"
-CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM = Path(app.CHROMIUM)
 TEST_NOTEBOOKS = Path(__file__).resolve().parent / "notebooks"
 TEST_PREFIX = "_test"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 #: Generous: a cold kernel plus JupyterLab's bundle on a busy 2-core CI machine.
 PAGE_TIMEOUT_MS = 90_000
 
@@ -70,14 +68,7 @@ def artifacts() -> Path:
 
 @pytest.fixture(scope="session")
 def site_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("site")
-    if LESSONS_DIR.is_dir():
-        for entry in sorted(LESSONS_DIR.iterdir()):
-            if entry.name.startswith(".") or entry.name == TEST_PREFIX:
-                continue
-            (root / entry.name).symlink_to(entry, target_is_directory=entry.is_dir())
-    (root / TEST_PREFIX).symlink_to(TEST_NOTEBOOKS, target_is_directory=True)
-    return root
+    return link_site(tmp_path_factory.mktemp("site"), {TEST_PREFIX: TEST_NOTEBOOKS})
 
 
 @pytest.fixture(scope="session")
@@ -126,4 +117,4 @@ def page(browser_context: BrowserContext) -> Iterator[Page]:
     try:
         yield page
     finally:
-        page.close()
+        page.close(run_before_unload=True)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from .conftest import PAGE_TIMEOUT_MS, TEST_PREFIX, render_url
 
@@ -52,3 +54,24 @@ def test_english_page_language_and_loading_text(page: Page, voila_url: str) -> N
     assert page.evaluate("window.canasta.loadingText") == "Preparing your lesson…"
     # Voilà's English loading screen is gone once the cells are shown.
     expect(page.locator("#loading")).to_have_count(0)
+
+
+def test_closing_the_tab_shuts_the_kernel_down(
+    browser_context: BrowserContext, voila_url: str, artifacts: Path
+) -> None:
+    # Voilà's own page never sets the _xsrf cookie its shutdown beacon needs (voila#1458);
+    # canasta_teach.app's page handler does, so a closed tab does not leave a kernel behind.
+    page = browser_context.new_page()
+    page.goto(render_url(voila_url, BARE))
+    expect(page.locator(".ct-bare-button")).to_be_visible(timeout=PAGE_TIMEOUT_MS)
+    config = json.loads(page.locator("#jupyter-config-data").text_content() or "{}")
+    kernel_id = config["kernelId"]
+    assert any(c["name"] == "_xsrf" for c in browser_context.cookies(voila_url))
+    page.close(run_before_unload=True)
+
+    log = artifacts / "voila-server.log"
+    deadline = time.monotonic() + 20
+    while f"Kernel shutdown: {kernel_id}" not in log.read_text(errors="replace"):
+        assert time.monotonic() < deadline, f"kernel {kernel_id} still running after tab close"
+        time.sleep(0.2)
+    assert "'_xsrf' argument missing" not in log.read_text(errors="replace")

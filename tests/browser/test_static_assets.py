@@ -7,6 +7,7 @@ served: the canasta stylesheet and every web font it names, from the template's 
 from __future__ import annotations
 
 import http.client
+import json
 import re
 import subprocess
 import sys
@@ -194,3 +195,15 @@ def test_importing_the_app_module_imports_no_jupyter() -> None:
         "assert not heavy, heavy\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO_ROOT)
+
+
+def test_binder_setup_uses_the_same_settings(tmp_path: Path) -> None:
+    post_build = REPO_ROOT / "binder" / "postBuild"
+    text = post_build.read_text(encoding="utf-8")
+    assert text.startswith("#!/bin/bash\n") and "set -euo pipefail" in text
+    assert post_build.stat().st_mode & 0o111
+    assert "install-template" in text and "write-voila-config" in text
+    code = app.main(["write-voila-config", str(tmp_path / "voila.json")])
+    assert code == 0
+    written = json.loads((tmp_path / "voila.json").read_text(encoding="utf-8"))
+    assert written == {"VoilaConfiguration": app.VOILA_CONFIG["VoilaConfiguration"]}
