@@ -1,0 +1,324 @@
+"""App benchmark: time to interactive and click-to-update latency, Voilà + Debian Chromium.
+
+One Voilà server (``canasta_teach.app.start_server``, the launcher ``make app`` uses) serves
+``lessons/`` plus the bare-button notebook (``_bench/bare_button.ipynb`` ->
+``tests/browser/notebooks/bare_button.ipynb``). For each notebook, loaded N times round-robin
+after one discarded warm-up load:
+
+- TTI: from the navigation start (``performance.now()`` origin) to the moment a
+  MutationObserver, installed before any page script runs, first sees the notebook's
+  "interactive" selector matched by a laid-out element (bare: the button; lessons:
+  ``[data-ct-card]``, which the card table widget renders).
+- click-to-update: ``event.timeStamp`` of the click, taken in a capturing listener, to the first
+  mutation under the element that must change (a MutationObserver armed before the click).
+  Playwright only delivers the click and reads the result; it does not time anything.
+
+Targets: lesson TTI <= 1.3 x bare TTI; lesson click-to-update <= 1.5 x the bare round trip and
+< 100 ms median.
+
+Lesson actions are pluggable: fill :data:`LESSON_ACTIONS` (path relative to ``lessons/`` or
+``"*"`` -> :class:`Action`). Lessons without an action are timed for TTI only.
+
+``python -m benchmarks.app_bench [--repeats 5] [--clicks 5] [--preheat] [--json] [NOTEBOOK ...]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from canasta_teach import app
+
+if TYPE_CHECKING:
+    from playwright.sync_api import BrowserContext, Page
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+BENCH_PREFIX = "_bench"
+BARE = f"{BENCH_PREFIX}/bare_button.ipynb"
+BARE_SOURCE = REPO_ROOT / "tests" / "browser" / "notebooks"
+LESSON_READY = "[data-ct-card]"
+TARGETS = {"tti_ratio": 1.3, "click_ratio": 1.5, "click_ms": 100.0}
+PAGE_TIMEOUT_MS = 60_000
+CLICK_TIMEOUT_MS = 10_000
+
+
+@dataclass(frozen=True)
+class Action:
+    """One timed interaction: click ``click``; done when anything under ``changes`` mutates.
+
+    ``prepare(page)`` (optional) runs before each measured click, untimed: e.g. choose a card
+    so that the click is a legal move. Pick a ``changes`` element that only the answer to the
+    click mutates (focus styles on the clicked element itself would stop the clock early).
+    """
+
+    click: str
+    changes: str
+    prepare: Callable[[Page], None] | None = None
+
+
+BARE_ACTION = Action(click=".ct-bare-button", changes=".ct-bare-label")
+
+#: The hook for lessons, to be filled by whoever writes the lesson widgets, e.g.
+#: ``LESSON_ACTIONS["*"] = Action(click="[data-ct-card]", changes="[data-ct-table]")`` or per
+#: notebook: ``LESSON_ACTIONS["en/01_first_meld.ipynb"] = Action(...)``.
+LESSON_ACTIONS: dict[str, Action] = {}
+
+
+@dataclass
+class PageResult:
+    notebook: str
+    ready_selector: str
+    tti_ms: list[float] = field(default_factory=list)
+    click_ms: list[float] = field(default_factory=list)
+    error: str | None = None
+
+    @property
+    def tti_median(self) -> float | None:
+        return statistics.median(self.tti_ms) if self.tti_ms else None
+
+    @property
+    def click_median(self) -> float | None:
+        return statistics.median(self.click_ms) if self.click_ms else None
+
+
+def default_notebooks() -> list[str]:
+    """The bare button plus every ``lessons/*/0*.ipynb`` (paths as served)."""
+    lessons = sorted(
+        p.relative_to(app.LESSONS_DIR).as_posix() for p in app.LESSONS_DIR.glob("*/0*.ipynb")
+    )
+    return [BARE, *lessons]
+
+
+def ready_selector(notebook: str) -> str:
+    return BARE_ACTION.click if notebook == BARE else LESSON_READY
+
+
+def action_for(notebook: str) -> Action | None:
+    if notebook == BARE:
+        return BARE_ACTION
+    return LESSON_ACTIONS.get(notebook) or LESSON_ACTIONS.get("*")
+
+
+# Installed before any page script: records when `selector` first matches a laid-out element.
+_READY_SCRIPT = """
+(() => {
+  const selector = %s;
+  const bench = window.__ctBench = {ready: null};
+  const check = () => {
+    if (bench.ready !== null) return;
+    const el = document.querySelector(selector);
+    if (el && el.getClientRects().length > 0) {
+      bench.ready = performance.now();
+      observer.disconnect();
+    }
+  };
+  const observer = new MutationObserver(check);
+  observer.observe(document, {childList: true, subtree: true, attributes: true});
+})();
+"""
+
+# Armed before a click: t0 = the click event's timestamp, t1 = first mutation under `changes`.
+_ARM_CLICK = """
+(changes) => {
+  const clock = window.__ctClick = {t0: null, t1: null};
+  const target = document.querySelector(changes);
+  if (!target) throw new Error("no element matches " + changes);
+  const observer = new MutationObserver(() => {
+    if (clock.t0 !== null && clock.t1 === null) {
+      clock.t1 = performance.now();
+      observer.disconnect();
+    }
+  });
+  observer.observe(target, {childList: true, subtree: true, characterData: true, attributes: true});
+  window.addEventListener("click", (event) => {
+    if (clock.t0 === null) clock.t0 = event.timeStamp;
+  }, {capture: true, once: true});
+}
+"""
+
+
+def _load(context: BrowserContext, url: str, selector: str) -> tuple[Page, float]:
+    page = context.new_page()
+    page.add_init_script(_READY_SCRIPT % json.dumps(selector))
+    page.goto(url, wait_until="commit", timeout=PAGE_TIMEOUT_MS)
+    page.wait_for_function(
+        "window.__ctBench && window.__ctBench.ready !== null", timeout=PAGE_TIMEOUT_MS
+    )
+    return page, float(page.evaluate("window.__ctBench.ready"))
+
+
+def _click(page: Page, action: Action) -> float:
+    if action.prepare is not None:
+        action.prepare(page)
+    page.evaluate(_ARM_CLICK, action.changes)
+    page.locator(action.click).first.click()
+    page.wait_for_function("window.__ctClick.t1 !== null", timeout=CLICK_TIMEOUT_MS)
+    clock = page.evaluate("window.__ctClick")
+    page.wait_for_timeout(50)  # let the kernel go idle before the next click
+    return float(clock["t1"] - clock["t0"])
+
+
+def measure(
+    notebooks: Sequence[str] | None = None,
+    repeats: int = 5,
+    clicks: int = 5,
+    preheat: bool = False,
+) -> dict[str, Any]:
+    """Measure TTI and click-to-update for ``notebooks`` (default :func:`default_notebooks`)."""
+    if not Path(app.CHROMIUM).exists():
+        raise RuntimeError(f"{app.CHROMIUM} is missing: run `make browser`")
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import sync_playwright
+
+    names = list(notebooks) if notebooks else default_notebooks()
+    results = {name: PageResult(name, ready_selector(name)) for name in names}
+    with tempfile.TemporaryDirectory(prefix="canasta-bench-") as tmp:
+        site = app.link_site(Path(tmp) / "site", {BENCH_PREFIX: BARE_SOURCE})
+        port = app.free_port()
+        started = time.perf_counter()
+        log_path = Path(tmp) / "voila.log"
+        with open(log_path, "wb") as log:
+            server = app.start_server(port, site, preheat=preheat, stdout=log, stderr=log)
+            try:
+                app.wait_for_port(port, timeout=120, proc=server)
+                server_start_s = time.perf_counter() - started
+                base = f"http://{app.HOST}:{port}/voila/render/"
+                if preheat:
+                    time.sleep(10)  # let the pool execute the notebooks before the first request
+                with sync_playwright() as p:
+                    context = p.chromium.launch_persistent_context(
+                        str(Path(tmp) / "profile"),
+                        executable_path=app.CHROMIUM,
+                        headless=True,
+                        args=app.CHROMIUM_ARGS,
+                        viewport={"width": 1100, "height": 800},
+                    )
+                    try:
+                        # Warm-up (discarded): Chromium's cache and the server's first render.
+                        page, _ = _load(context, base + BARE, BARE_ACTION.click)
+                        _click(page, BARE_ACTION)
+                        page.close(run_before_unload=True)  # as a tab close: kernel shut down
+                        for _ in range(repeats):
+                            for name in names:
+                                result = results[name]
+                                if result.error:
+                                    continue
+                                try:
+                                    page, tti = _load(context, base + name, result.ready_selector)
+                                except PlaywrightError as exc:
+                                    first_line = str(exc).strip().splitlines()[0]
+                                    result.error = f"not interactive: {first_line}"
+                                    continue
+                                result.tti_ms.append(tti)
+                                action = action_for(name)
+                                try:
+                                    if action is not None:
+                                        _click(page, action)  # warm-up click, discarded
+                                        for _ in range(clicks):
+                                            result.click_ms.append(_click(page, action))
+                                except PlaywrightError as exc:
+                                    first_line = str(exc).strip().splitlines()[0]
+                                    result.error = f"click failed: {first_line}"
+                                finally:
+                                    page.close(
+                                        run_before_unload=True
+                                    )  # as a tab close: kernel shut down
+                    finally:
+                        context.close()
+            finally:
+                app.stop_server(server)
+    return {
+        "server_start_s": server_start_s,
+        "preheat": preheat,
+        "repeats": repeats,
+        "clicks": clicks,
+        "pages": [
+            {
+                "notebook": r.notebook,
+                "ready_selector": r.ready_selector,
+                "tti_ms": r.tti_ms,
+                "tti_median_ms": r.tti_median,
+                "click_ms": r.click_ms,
+                "click_median_ms": r.click_median,
+                "error": r.error,
+            }
+            for r in results.values()
+        ],
+    }
+
+
+def report(result: dict[str, Any]) -> str:
+    pages = result["pages"]
+    bare = next((p for p in pages if p["notebook"] == BARE), None)
+    bare_tti = bare["tti_median_ms"] if bare else None
+    bare_click = bare["click_median_ms"] if bare else None
+
+    def mark(ok: bool) -> str:
+        return "ok" if ok else "MISSED"
+
+    def ms(value: float | None) -> str:
+        return f"{value:8.0f}" if value is not None else "       -"
+
+    lines = [
+        f"app: Voilà + Chromium, {result['repeats']} loads per page, {result['clicks']} clicks "
+        f"per load, medians; server start {result['server_start_s']:.1f} s"
+        + (" (preheated kernels)" if result["preheat"] else ""),
+        f"  {'page':40s} {'TTI ms':>8s} {'x bare':>7s}      {'click ms':>8s} {'x bare':>7s}",
+    ]
+    for p in pages:
+        tti, click = p["tti_median_ms"], p["click_median_ms"]
+        line = f"  {p['notebook']:40s} {ms(tti)}"
+        if p["notebook"] == BARE or tti is None or not bare_tti:
+            line += " " * 13
+        else:
+            ratio = tti / bare_tti
+            line += f" {ratio:6.2f}x {mark(ratio <= TARGETS['tti_ratio']):4s}"
+        if click is not None:
+            line += f" {click:8.1f}"
+            if p["notebook"] == BARE:
+                line += f"          {mark(click < TARGETS['click_ms'])} (< 100 ms)"
+            elif bare_click:
+                ratio = click / bare_click
+                ok = ratio <= TARGETS["click_ratio"] and click < TARGETS["click_ms"]
+                line += f" {ratio:6.2f}x {mark(ok)}"
+        elif p["notebook"] != BARE and p["error"] is None:
+            line += "        - (no action in LESSON_ACTIONS)"
+        if p["error"]:
+            line += f"  [{p['error']}]"
+        lines.append(line)
+    lessons = [p for p in pages if p["notebook"] != BARE]
+    if not lessons:
+        lines.append("  (no lessons/*/0*.ipynb yet: lesson targets not checked)")
+    lines.append(
+        "  targets: lesson TTI <= 1.3x bare; lesson click-to-update <= 1.5x bare and < 100 ms"
+    )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("notebooks", nargs="*", help="paths as served (default: bare + lessons)")
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--clicks", type=int, default=5)
+    parser.add_argument("--preheat", action="store_true", help="Voilà pre-heated kernels")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    try:
+        result = measure(args.notebooks or None, args.repeats, args.clicks, args.preheat)
+    except RuntimeError as exc:
+        print(f"app_bench: {exc}", file=sys.stderr)
+        return 1
+    print(json.dumps(result, indent=2) if args.json else report(result))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
