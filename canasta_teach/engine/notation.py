@@ -326,7 +326,7 @@ def _seat(tok: _Tok, seats: Sequence[str]) -> int:
     if up not in seats:
         raise _tok_error(tok, "bad_seat", f"'{tok.text}' is not a seat in a "
                          f"{len(seats)}-player game", " ".join(seats),
-                         seats=list(seats))  # fmt: skip
+                         seats=" ".join(seats))  # fmt: skip
     return seats.index(up)
 
 
@@ -335,7 +335,7 @@ def _team(tok: _Tok, teams: Sequence[str]) -> int:
     name = _TEAM_WORDS.get(up.lower())
     if name not in teams:
         raise _tok_error(tok, "bad_team", f"'{tok.text}' is not a team in this game",
-                         " or ".join(teams), teams=list(teams))  # fmt: skip
+                         " or ".join(teams), teams=" ".join(teams))  # fmt: skip
     return teams.index(name)
 
 
@@ -582,7 +582,7 @@ def parse_position(text: str) -> State:
             raise NotationError("bad_seat", f"'{line.key_text}' is not a seat in a {n}-player "
                                 "game", line=line.number, column=line.key_column,
                                 token=line.key_text, expected=" ".join(seats),
-                                params={"seats": list(seats)})  # fmt: skip
+                                params={"seats": " ".join(seats)})  # fmt: skip
         for suffix in _TEAM_SUFFIXES:
             if key.endswith(" " + suffix):
                 word = key[: -len(suffix) - 1]
@@ -591,7 +591,7 @@ def parse_position(text: str) -> State:
                                         f"{n}-player game", line=line.number,
                                         column=line.key_column, token=word.upper(),
                                         expected=" or ".join(teams),
-                                        params={"teams": list(teams)})  # fmt: skip
+                                        params={"teams": " ".join(teams)})  # fmt: skip
     state = State(rules)
     counter = _Counter()
 

@@ -1,0 +1,537 @@
+"""The ``canasta-teach`` command: explain a move, list legal moves, score, replay a game.
+
+    canasta-teach explain POSITION MOVE   [--lang en|ur|hi|te] [--json]
+    canasta-teach moves POSITION          [--lang ...] [--json]
+    canasta-teach score POSITION          [--lang ...] [--json]
+    canasta-teach replay RECORD           [--lang ...] [--json] [--position]
+
+POSITION is a file in the position notation (``docs/notation.md``) or ``-`` for standard
+input; MOVE is a move or several separated by ``;`` (``@FILE`` reads them from a file);
+RECORD is a saved game (JSON).  Exit codes: 0 done (for ``explain``: every move is legal),
+1 a move is refused, 2 bad input (notation, file, language, usage), 3 internal error.
+Every word shown comes from ``canasta_teach.i18n``; no traceback ever reaches the user.
+(``docs/cli.md`` documents the commands and the JSON shapes.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import json
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, NoReturn, Protocol
+
+from .engine.game import Game
+from .engine.moves import Move, Reason
+from .engine.notation import (
+    SEATS_2,
+    SEATS_4,
+    TEAMS_2,
+    TEAMS_4,
+    NotationError,
+    format_position,
+    parse_moves,
+    parse_position,
+)
+from .engine.savefile import SaveFileError, load_game
+from .engine.scoring import ScoreLine, TeamScore, score_hand
+from .engine.state import State
+
+EXIT_OK = 0
+EXIT_REFUSED = 1
+EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 3
+LANGUAGES: tuple[str, ...] = ("en", "ur", "hi", "te")
+
+
+class Translator(Protocol):
+    """What the CLI needs from ``canasta_teach.i18n.Translator``."""
+
+    def text(self, domain: str, key: str, **params: Any) -> str: ...
+    def reason(self, reason: Reason) -> str: ...
+    def rule_title(self, rule_id: str) -> str: ...
+    def score_line(self, line: ScoreLine) -> str: ...
+    def seat(self, name: str) -> str: ...
+    def team(self, name: str) -> str: ...
+
+
+class _InputError(Exception):
+    """Bad input: shown as a translated message, exit code 2."""
+
+    def __init__(self, key: str, default: str, code: str, **params: Any) -> None:
+        super().__init__(default)
+        self.key = key
+        self.default = default
+        self.code = code
+        self.params = params
+
+
+class _UsageError(Exception):
+    pass
+
+
+def _t(tr: Translator | None, key: str, default: str, /, **params: Any) -> str:
+    """The catalog's text for ``key`` in the ``engine`` domain, or ``default`` (English) while
+    the catalog lacks it (``text`` raising ``KeyError`` or giving the key back)."""
+    if tr is not None:
+        try:
+            text = tr.text("engine", key, **params)
+        except (KeyError, LookupError, ValueError, TypeError):
+            text = key
+        if isinstance(text, str) and text and text != key:
+            return text
+    try:
+        return default.format(**params)
+    except (KeyError, IndexError, ValueError):
+        return default
+
+
+def _safe(call: Any, fallback: str, *args: Any) -> str:
+    """A translator lookup that must never break the output (a missing entry shows raw)."""
+    try:
+        text = call(*args)
+    except Exception:  # noqa: BLE001 - a missing translation must not crash the CLI
+        return fallback
+    return text if isinstance(text, str) and text else fallback
+
+
+# ---------------------------------------------------------------------------- input
+
+
+def _read_text(tr: Translator | None, path: str) -> str:
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read()
+    except OSError as exc:
+        raise _InputError("cli.unreadable", "Cannot read {path}: {error}.", "unreadable",
+                          path=_source_name(tr, path),
+                          error=exc.strerror or str(exc)) from exc  # fmt: skip
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise _InputError("cli.not_text", "{path} is not a text file (UTF-8).", "not_text",
+                          path=_source_name(tr, path)) from exc  # fmt: skip
+
+
+def _notation_detail(tr: Translator | None, exc: NotationError) -> str:
+    params = {**exc.params, "token": exc.token or "", "expected": exc.expected or ""}
+    english = exc.message + (f" (expected {exc.expected})" if exc.expected else "")
+    message = _t(tr, f"notation.{exc.code}", english.replace("{", "{{").replace("}", "}}"),
+                 **params)  # fmt: skip
+    if exc.line is not None and exc.column is not None:
+        return _t(tr, "cli.at_line_column", "line {line}, column {column}: {message}",
+                  line=exc.line, column=exc.column, message=message)  # fmt: skip
+    if exc.line is not None:
+        return _t(tr, "cli.at_line", "line {line}: {message}", line=exc.line, message=message)
+    return message
+
+
+def _source_name(tr: Translator | None, path: str) -> str:
+    return _t(tr, "cli.stdin", "standard input") if path == "-" else path
+
+
+def _load_position(tr: Translator | None, path: str) -> State:
+    text = _read_text(tr, path)
+    try:
+        return parse_position(text)
+    except NotationError as exc:
+        raise _InputError("cli.bad_position", "The position in {path} cannot be read: "
+                          "{detail}", exc.code, path=_source_name(tr, path),
+                          detail=_notation_detail(tr, exc),
+                          notation=exc.to_dict()) from exc  # fmt: skip
+
+
+def _load_moves(tr: Translator | None, text: str) -> list[Move]:
+    if text.startswith("@"):
+        text = _read_text(tr, text[1:])
+    try:
+        return parse_moves(text)
+    except NotationError as exc:
+        raise _InputError("cli.bad_move", "The move cannot be read: {detail}", exc.code,
+                          detail=_notation_detail(tr, exc),
+                          notation=exc.to_dict()) from exc  # fmt: skip
+
+
+# ---------------------------------------------------------------------------- output
+
+
+@dataclass
+class _Out:
+    tr: Translator
+    as_json: bool
+    lines: list[str]
+
+    def say(self, text: str = "") -> None:
+        self.lines.append(text)
+
+
+def _reason_dict(tr: Translator, reason: Reason) -> dict[str, Any]:
+    return {
+        **reason.to_dict(),
+        "text": _safe(tr.reason, str(reason), reason),
+        "rule_title": _safe(tr.rule_title, reason.rule, reason.rule),
+    }
+
+
+def _names(state: State) -> tuple[tuple[str, ...], tuple[str, str]]:
+    if state.players == 4:
+        return SEATS_4, TEAMS_4
+    return SEATS_2, TEAMS_2
+
+
+def _explain(out: _Out, state: State, moves: list[Move]) -> int:
+    tr = out.tr
+    notes: list[dict[str, Any]] = []
+    board = state.copy()
+    refused_at: int | None = None
+    refusal: Reason | None = None
+    for index, move in enumerate(moves):
+        verdict = board.apply(move)
+        if verdict.reason is not None:
+            refused_at, refusal = index, verdict.reason
+            break
+        if verdict.note is not None:
+            notes.append({"index": index, "move": str(move), **_reason_dict(tr, verdict.note)})
+        if not out.as_json:
+            if len(moves) == 1:
+                out.say(_t(tr, "cli.legal", "{move}: legal.", move=str(move)))
+            else:
+                out.say(_t(tr, "cli.legal_numbered", "{number}. {move}: legal.",
+                           number=index + 1, move=str(move)))  # fmt: skip
+            if verdict.note is not None:
+                out.say("   " + _t(tr, "cli.note", "Note: {text}",
+                                   text=_safe(tr.reason, str(verdict.note),
+                                              verdict.note)))  # fmt: skip
+    if out.as_json:
+        out.say(_json({
+            "legal": refusal is None,
+            "moves": [str(m) for m in moves],
+            "refused_at": refused_at,
+            "refused_move": None if refused_at is None else str(moves[refused_at]),
+            "reason": None if refusal is None else _reason_dict(tr, refusal),
+            "notes": notes,
+            "position": format_position(board),
+        }))  # fmt: skip
+        return EXIT_OK if refusal is None else EXIT_REFUSED
+    if refusal is None or refused_at is None:
+        if len(moves) > 1:
+            out.say(_t(tr, "cli.all_legal", "All {count} moves are legal.", count=len(moves)))
+        return EXIT_OK
+    move_text = str(moves[refused_at])
+    if len(moves) == 1:
+        out.say(_t(tr, "cli.refused", "{move}: not allowed.", move=move_text))
+    else:
+        out.say(_t(tr, "cli.refused_numbered", "Move {number} of {count} ({move}) is not "
+                   "allowed.", number=refused_at + 1, count=len(moves),
+                   move=move_text))  # fmt: skip
+    out.say(_safe(tr.reason, str(refusal), refusal))
+    out.say(_t(tr, "cli.rule", "Rule {rule}: {title}", rule=refusal.rule,
+               title=_safe(tr.rule_title, refusal.rule, refusal.rule)))  # fmt: skip
+    return EXIT_REFUSED
+
+
+def _moves(out: _Out, state: State) -> int:
+    legal = [str(m) for m in state.legal_moves()]
+    if out.as_json:
+        out.say(_json(legal))
+    elif legal:
+        out.lines.extend(legal)
+    else:
+        out.say(_t(out.tr, "cli.no_moves", "No legal moves: the hand is over."))
+    return EXIT_OK
+
+
+def _team_dict(tr: Translator, team: TeamScore, name: str, before: int) -> dict[str, Any]:
+    return {
+        "team": name,
+        "lines": [
+            {**line.to_dict(), "text": _safe(tr.score_line, line.code, line)} for line in team.lines
+        ],
+        "total": team.total,
+        "before": before,
+        "after": before + team.total,
+    }
+
+
+def _say_team(out: _Out, team: dict[str, Any]) -> None:
+    tr = out.tr
+    out.say(_safe(tr.team, team["team"], team["team"]))
+    for line in team["lines"]:
+        out.say(f"  {line['text']}")
+    out.say("  " + _t(tr, "cli.hand_total", "Hand total: {points}", points=team["total"]))
+    out.say("  " + _t(tr, "cli.cumulative", "Game score: {before} before this hand, {after} "
+                      "after it", before=team["before"], after=team["after"]))  # fmt: skip
+
+
+def _score(out: _Out, state: State) -> int:
+    tr = out.tr
+    seats, teams = _names(state)
+    hand = score_hand(state)
+    rows = [_team_dict(tr, hand.teams[t], teams[t], state.scores[t]) for t in (0, 1)]
+    end = state.end
+    if out.as_json:
+        out.say(_json({
+            "ended": end is not None,
+            "end": None if end is None else {"how": end.how, "seat": seats[end.seat]},
+            "teams": rows,
+        }))  # fmt: skip
+        return EXIT_OK
+    if end is None:
+        out.say(_t(tr, "cli.score_not_over", "The hand is not over: this is what each team "
+                   "would score if it ended now (no going-out bonus)."))  # fmt: skip
+    else:
+        seat = _safe(tr.seat, seats[end.seat], seats[end.seat])
+        out.say(_t(tr, f"cli.ended_{end.how}", _ENDED[end.how], seat=seat))
+    for row in rows:
+        out.say()
+        _say_team(out, row)
+    return EXIT_OK
+
+
+_ENDED = {
+    "out": "The hand is over: {seat} went out.",
+    "concealed": "The hand is over: {seat} went out concealed.",
+    "stock": "The hand is over: the stock ran out on {seat}'s turn.",
+}
+
+
+def _replay(out: _Out, game: Game, show_position: bool) -> int:
+    tr = out.tr
+    seats, teams = _names(game.state)
+    hands: list[dict[str, Any]] = []
+    before = [0, 0]
+    for number, hand in enumerate(game.hands, start=1):
+        rows = [_team_dict(tr, hand.teams[t], teams[t], before[t]) for t in (0, 1)]
+        before = [before[t] + hand.teams[t].total for t in (0, 1)]
+        hands.append({"number": number, "teams": rows})
+    winner = None if game.winner is None else teams[game.winner]
+    position = format_position(game.state)
+    if out.as_json:
+        out.say(_json({
+            "moves": len(game.moves),
+            "hands": hands,
+            "totals": {teams[t]: game.totals[t] for t in (0, 1)},
+            "winner": winner,
+            "game_over": game.is_over,
+            "position": position,
+        }))  # fmt: skip
+        return EXIT_OK
+    out.say(_t(tr, "cli.replay_summary", "{moves} moves replayed; {hands} hands finished.",
+               moves=len(game.moves), hands=len(game.hands)))  # fmt: skip
+    for hand_row in hands:
+        out.say()
+        out.say(_t(tr, "cli.hand_number", "Hand {number}", number=hand_row["number"]))
+        for row in hand_row["teams"]:
+            _say_team(out, row)
+    out.say()
+    names = [_safe(tr.team, teams[t], teams[t]) for t in (0, 1)]
+    out.say(_t(tr, "cli.game_score", "Game score: {team0} {score0}, {team1} {score1}",
+               team0=names[0], score0=game.totals[0], team1=names[1],
+               score1=game.totals[1]))  # fmt: skip
+    if game.winner is not None:
+        out.say(_t(tr, "cli.winner", "{team} won the game.", team=names[game.winner]))
+    else:
+        state = game.state
+        out.say(_t(tr, "cli.game_goes_on", "The game goes on: hand {number}, {seat} to play.",
+                   number=state.hand_number,
+                   seat=_safe(tr.seat, seats[state.to_move], seats[state.to_move])))  # fmt: skip
+    if show_position:
+        out.say()
+        out.lines.extend(position.rstrip("\n").split("\n"))
+    return EXIT_OK
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=2, sort_keys=False)
+
+
+# ---------------------------------------------------------------------------- arguments
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(message)
+
+
+def _build_parser(tr: Translator | None) -> _Parser:
+    common = _Parser(add_help=False)
+    common.add_argument("--lang", default="en", metavar="LANG",
+                        help=_t(tr, "cli.help_lang", "language of the messages: "
+                                "en, ur, hi or te (default en)"))  # fmt: skip
+    common.add_argument(
+        "--json",
+        action="store_true",
+        dest="as_json",
+        help=_t(tr, "cli.help_json", "print JSON instead of text"),
+    )
+    parser = _Parser(prog="canasta-teach",
+                     description=_t(tr, "cli.help_description", "Canasta positions from the "
+                                    "command line: explain a move, list the legal moves, "
+                                    "score a hand, replay a saved game."))  # fmt: skip
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    position_help = _t(tr, "cli.help_position", "a position file (notation), or - for "
+                       "standard input")  # fmt: skip
+    explain = sub.add_parser(
+        "explain", parents=[common], help=_t(tr, "cli.help_explain", "is a move legal? If not, why")
+    )
+    explain.add_argument("position", metavar="POSITION", help=position_help)
+    explain.add_argument("move", metavar="MOVE",
+                         help=_t(tr, "cli.help_move", "a move, or several separated by ';' "
+                                 "(@FILE reads them from a file)"))  # fmt: skip
+    moves = sub.add_parser(
+        "moves", parents=[common], help=_t(tr, "cli.help_moves", "list the legal moves")
+    )
+    moves.add_argument("position", metavar="POSITION", help=position_help)
+    score = sub.add_parser(
+        "score", parents=[common], help=_t(tr, "cli.help_score", "score the hand, team by team")
+    )
+    score.add_argument("position", metavar="POSITION", help=position_help)
+    replay = sub.add_parser(
+        "replay", parents=[common], help=_t(tr, "cli.help_replay", "replay a saved game")
+    )
+    replay.add_argument(
+        "record", metavar="RECORD", help=_t(tr, "cli.help_record", "a saved game (JSON)")
+    )
+    replay.add_argument("--position", action="store_true", dest="show_position",
+                        help=_t(tr, "cli.help_show_position",
+                                "also print the final position"))  # fmt: skip
+    return parser
+
+
+def _scan_lang(argv: Sequence[str]) -> str:
+    """The ``--lang`` value, read before parsing so that usage errors are translated too."""
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--lang="):
+            return arg.split("=", 1)[1]
+    return "en"
+
+
+def _translator(lang: str) -> Translator:
+    translator: Translator = importlib.import_module("canasta_teach.i18n").get_translator(lang)
+    return translator
+
+
+def _unknown_language_type() -> type[Exception]:
+    unknown: type[Exception] = importlib.import_module("canasta_teach.i18n").UnknownLanguage
+    return unknown
+
+
+# ---------------------------------------------------------------------------- main
+
+
+def _print(lines: Sequence[str], stream: Any) -> None:
+    if lines:
+        stream.write("\n".join(lines) + "\n")
+        stream.flush()
+
+
+def _utf8_streams() -> None:
+    """Urdu, Hindi and Telugu must print even where the locale says ASCII."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", "") or "").lower().replace("-", "")
+        if encoding != "utf8" and hasattr(stream, "reconfigure"):
+            with contextlib.suppress(ValueError, OSError):
+                stream.reconfigure(encoding="utf-8", errors="replace")
+
+
+def _error(tr: Translator | None, as_json: bool, code: str, message: str,
+           details: dict[str, Any] | None = None) -> None:  # fmt: skip
+    if as_json:
+        _print([_json({"error": {"code": code, "message": message,
+                                 "details": details or {}}})], sys.stdout)  # fmt: skip
+    else:
+        _print([message], sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; returns the exit code (0 legal/done, 1 refused, 2 bad input,
+    3 internal error)."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    tr: Translator | None = None
+    as_json = "--json" in args_list
+    # i18n logs a missing catalog entry; the CLI falls back to English text on its own, and
+    # a log line must not reach the user's terminal (Python's last-resort handler would).
+    logging.getLogger("canasta_teach").addHandler(logging.NullHandler())
+    try:
+        _utf8_streams()
+        lang = _scan_lang(args_list)
+        try:
+            tr = _translator(lang)
+        except _unknown_language_type() as exc:
+            # We cannot know the reader's language: i18n says it in every language it has.
+            tr = _translator("en")
+            message = str(exc) or _t(tr, "cli.unknown_language", "Unknown language '{lang}'. "
+                                     "Languages: {languages}.", lang=lang,
+                                     languages=", ".join(LANGUAGES))  # fmt: skip
+            _error(tr, as_json, "unknown_language", message,
+                   {"lang": lang, "languages": list(LANGUAGES)})  # fmt: skip
+            return EXIT_BAD_INPUT
+        parser = _build_parser(tr)
+        try:
+            args = parser.parse_args(args_list)
+        except _UsageError as exc:
+            _error(tr, as_json, "usage",
+                   _t(tr, "cli.usage_error", "{detail}. Try: canasta-teach --help",
+                      detail=str(exc)), {"detail": str(exc)})  # fmt: skip
+            return EXIT_BAD_INPUT
+        out = _Out(tr, args.as_json, [])
+        try:
+            code = _run(out, args)
+        except _InputError as exc:
+            message = _t(tr, exc.key, exc.default, **exc.params)
+            details = {k: v for k, v in exc.params.items() if k != "detail"}
+            _error(tr, args.as_json, exc.code, message, details)
+            return EXIT_BAD_INPUT
+        _print(out.lines, sys.stdout)
+        return code
+    except BrokenPipeError:
+        # The reader went away (``| head``): nothing more to say, and nothing went wrong.
+        # Point stdout at /dev/null so that the interpreter's final flush stays quiet.
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+    except Exception:  # noqa: BLE001 - the last line of defence: never a traceback
+        with contextlib.suppress(Exception):
+            message = _t(tr, "cli.internal_error", "Internal error: canasta-teach could not "
+                         "finish. Please report the command you ran.")  # fmt: skip
+            _error(tr, as_json, "internal_error", message)
+        return EXIT_INTERNAL
+
+
+def _run(out: _Out, args: argparse.Namespace) -> int:
+    tr = out.tr
+    if args.command == "explain":
+        state = _load_position(tr, args.position)
+        moves = _load_moves(tr, args.move)
+        return _explain(out, state, moves)
+    if args.command == "moves":
+        return _moves(out, _load_position(tr, args.position))
+    if args.command == "score":
+        return _score(out, _load_position(tr, args.position))
+    # replay
+    try:
+        game = load_game(args.record)
+    except SaveFileError as exc:
+        detail = _t(tr, f"save.{exc.code}", exc.message, **exc.params)
+        raise _InputError("cli.bad_save", "The saved game cannot be loaded: {detail}",
+                          exc.code, path=args.record, detail=detail,
+                          save=exc.to_dict()) from exc  # fmt: skip
+    return _replay(out, game, args.show_position)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
