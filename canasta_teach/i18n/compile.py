@@ -1,0 +1,85 @@
+"""Recompile every ``.po`` catalog under ``canasta_teach/i18n/locale`` into its ``.mo``.
+
+    python -m canasta_teach.i18n.compile            # rewrite every .mo
+    python -m canasta_teach.i18n.compile --check    # exit 1 if any .mo is stale or missing
+
+The compiled ``.mo`` files are committed so that the package needs no Babel at run time;
+this script (and ``tests/test_i18n_catalogs.py``) keeps them true to their ``.po`` sources.
+Babel is a development dependency only, so it is imported here, never by the package.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+LOCALE_DIR = Path(__file__).with_name("locale")
+
+
+def po_files(locale_dir: Path = LOCALE_DIR) -> Iterator[Path]:
+    yield from sorted(locale_dir.glob("*/LC_MESSAGES/*.po"))
+
+
+def compile_po(po_path: Path) -> bytes:
+    """The ``.mo`` bytes for one ``.po`` file (fuzzy entries left out, as msgfmt does)."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with po_path.open("rb") as handle:
+        catalog = read_po(handle)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog, use_fuzzy=False)
+    return buffer.getvalue()
+
+
+def _frozen(value: object) -> object:
+    """Plural ids and strings come back from ``read_mo`` as lists; make them comparable."""
+    return tuple(value) if isinstance(value, (list, tuple)) else value
+
+
+def catalog_contents(mo_bytes: bytes) -> dict[object, object]:
+    """A compiled catalog as {msgid: msgstr}, plural entries as tuples, header included.
+
+    Comparing contents rather than bytes keeps the staleness check independent of how
+    a Babel version orders or pads the file."""
+    from babel.messages.mofile import read_mo
+
+    catalog = read_mo(io.BytesIO(mo_bytes))
+    contents: dict[object, object] = {_frozen(m.id): _frozen(m.string) for m in catalog if m.id}
+    contents["<header>"] = sorted(
+        (k, v) for k, v in catalog.mime_headers if k.lower() in ("language", "plural-forms")
+    )
+    return contents
+
+
+def stale(po_path: Path) -> bool:
+    mo_path = po_path.with_suffix(".mo")
+    if not mo_path.exists():
+        return True
+    return catalog_contents(mo_path.read_bytes()) != catalog_contents(compile_po(po_path))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m canasta_teach.i18n.compile",
+                                     description=__doc__.splitlines()[0])  # fmt: skip
+    parser.add_argument("--check", action="store_true", help="only report stale catalogs")
+    parser.add_argument("--locale-dir", type=Path, default=LOCALE_DIR)
+    args = parser.parse_args(argv)
+    bad = 0
+    for po_path in po_files(args.locale_dir):
+        mo_path = po_path.with_suffix(".mo")
+        if args.check:
+            if stale(po_path):
+                print(f"stale: {mo_path}")
+                bad += 1
+            continue
+        mo_path.write_bytes(compile_po(po_path))
+        print(f"compiled {po_path} -> {mo_path.name}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

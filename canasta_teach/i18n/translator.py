@@ -1,0 +1,500 @@
+"""Translators: every learner-facing word of the engine, in English, Urdu, Hindi and Telugu.
+
+Catalogs are gettext ``.mo`` files compiled from the ``.po`` files beside them (see
+``compile.py``); message ids are keys (``reason.frozen_needs_pair``, ``card.7``...) and the
+strings use Python format fields (``{rank_of}``).  Only the standard library reads them, so
+the package needs neither Babel nor Jupyter at run time.
+
+A ``Reason`` from the engine carries raw facts (card tokens, counts, points).  ``reason``
+turns those facts into words first (``"7"`` and 2 become "two 7s", "دو ستے", "दो सत्ते",
+"రెండు 7లు") and picks the variant of the message that fits them, so a learner always reads
+the concrete cards and numbers of their own position.
+"""
+
+from __future__ import annotations
+
+import gettext
+import logging
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from canasta_teach.engine.cards import TOKENS
+from canasta_teach.engine.moves import Reason
+from canasta_teach.engine.scoring import ScoreLine
+
+_log = logging.getLogger(__name__)
+
+LANGUAGES: tuple[str, ...] = ("en", "ur", "hi", "te")
+#: Each language's name in its own script (what a language picker shows).
+LANGUAGE_NAMES: dict[str, str] = {"en": "English", "ur": "اردو", "hi": "हिन्दी", "te": "తెలుగు"}
+RTL_LANGUAGES: frozenset[str] = frozenset({"ur"})
+DOMAINS: tuple[str, ...] = ("engine", "ui")
+FALLBACK = "en"
+LOCALE_DIR = Path(__file__).with_name("locale")
+
+#: Score lines whose label depends on a count (gettext plural entries).
+COUNTED_SCORE_LINES: frozenset[str] = frozenset(
+    {"canastas_natural", "canastas_mixed", "red_threes", "red_threes_unmelded"}
+)
+SEATS: tuple[str, ...] = ("S", "W", "N", "E")
+TEAMS: tuple[str, ...] = ("NS", "EW", "S", "N")
+_TEAM_ALIASES = {"SN": "NS", "WE": "EW"}
+_TOKEN_ALIASES = {"T": "10", "JOKER": "JK", "*": "JK"}
+
+
+class UnknownLanguage(ValueError):
+    """A language code that is not one of ``LANGUAGES``.
+
+    ``str()`` says so once in each language, one line each: whoever reads it, we do not
+    know their language yet."""
+
+    def __init__(self, lang: object) -> None:
+        self.lang = lang
+        super().__init__(unknown_language_message(lang))
+
+
+def _printable(value: object, limit: int = 40) -> str:
+    """User input as shown inside a message: no control characters, not too long."""
+    text = value if isinstance(value, str) else repr(value)
+    text = "".join(ch for ch in text if ch.isprintable())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def unknown_language_message(lang: object) -> str:
+    shown = _printable(lang)
+    known = ", ".join(f"{code} ({LANGUAGE_NAMES[code]})" for code in LANGUAGES)
+    lines = []
+    for code in LANGUAGES:
+        lines.append(_translator(code).text("engine", "error.unknown_language", lang=shown,
+                                            known=known))  # fmt: skip
+    return "\n".join(lines)
+
+
+def normalize_language(lang: object) -> str:
+    """``"ur"``, ``"UR"``, ``"ur_PK"``, ``"ur-PK"``, ``"ur_PK.UTF-8"`` -> ``"ur"``.
+
+    Raises ``UnknownLanguage`` for anything that is not one of ``LANGUAGES``."""
+    if not isinstance(lang, str):
+        raise UnknownLanguage(lang)
+    code = lang.strip().split(".")[0].replace("-", "_").split("_")[0].lower()
+    if code not in LANGUAGES:
+        raise UnknownLanguage(lang)
+    return code
+
+
+def _load(locale_dir: Path, lang: str, domain: str) -> gettext.GNUTranslations | None:
+    path = locale_dir / lang / "LC_MESSAGES" / f"{domain}.mo"
+    try:
+        with path.open("rb") as handle:
+            return gettext.GNUTranslations(handle)
+    except FileNotFoundError:
+        # The ui domain is written by the widgets; until it exists, keys fall back.
+        _log.info("no %s catalog for %s at %s", domain, lang, path)
+    except (OSError, ValueError, UnicodeDecodeError) as exc:
+        _log.error("unreadable %s catalog for %s at %s: %s", domain, lang, path, exc)
+    return None
+
+
+class _Facts(dict[str, Any]):
+    """Format parameters that leave a missing field visible instead of raising."""
+
+    def __init__(self, params: Mapping[str, Any], where: str) -> None:
+        super().__init__(params)
+        self.where = where
+
+    def __missing__(self, name: str) -> str:
+        _log.warning("message %s used {%s} but was not given it", self.where, name)
+        return "{" + name + "}"
+
+
+class Translator:
+    """All the words of one language.  Get one with ``get_translator(lang)`` (cached)."""
+
+    lang: str
+    direction: str
+
+    def __init__(self, lang: str, locale_dir: Path = LOCALE_DIR) -> None:
+        self.lang = normalize_language(lang)
+        self.direction = "rtl" if self.lang in RTL_LANGUAGES else "ltr"
+        self.name = LANGUAGE_NAMES[self.lang]
+        self._locale_dir = locale_dir
+        self._catalogs: dict[tuple[str, str], gettext.GNUTranslations | None] = {}
+        self._lock = threading.Lock()
+        self._warned: set[tuple[str, str]] = set()
+
+    def __repr__(self) -> str:
+        return f"Translator({self.lang!r})"
+
+    # ------------------------------------------------------------------ lookup
+
+    def _catalog(self, lang: str, domain: str) -> gettext.GNUTranslations | None:
+        key = (lang, domain)
+        if key not in self._catalogs:
+            with self._lock:
+                if key not in self._catalogs:
+                    self._catalogs[key] = _load(self._locale_dir, lang, domain)
+        return self._catalogs[key]
+
+    def _chain(self, domain: str) -> list[gettext.GNUTranslations]:
+        langs = (self.lang,) if self.lang == FALLBACK else (self.lang, FALLBACK)
+        return [c for c in (self._catalog(lang, domain) for lang in langs) if c is not None]
+
+    def _missing(self, domain: str, key: str) -> str:
+        if (domain, key) not in self._warned:
+            self._warned.add((domain, key))
+            _log.warning("no %s message %r in %s (nor in English)", domain, key, self.lang)
+        return key
+
+    def has(self, domain: str, key: str) -> bool:
+        """Whether this language's own catalog holds ``key`` (no English fallback)."""
+        catalog = self._catalog(self.lang, domain)
+        return catalog is not None and catalog.gettext(key) != key
+
+    def _format(self, domain: str, key: str, template: str, params: Mapping[str, Any]) -> str:
+        try:
+            return template.format_map(_Facts(params, f"{self.lang}:{domain}:{key}"))
+        except (ValueError, IndexError, AttributeError, KeyError) as exc:
+            # A broken translation must not break the lesson: say it in English instead.
+            _log.error("bad %s template %r in %s: %s", domain, key, self.lang, exc)
+            if self.lang != FALLBACK:
+                return get_translator(FALLBACK).text(domain, key, **params)
+            return key
+
+    def text(self, domain: str, key: str, **params: Any) -> str:
+        """The message ``key`` of ``domain`` ("engine" or "ui"), formatted with ``params``.
+
+        A key missing in this language falls back to English, then to the key itself
+        (logged; the catalog tests keep that from happening)."""
+        for catalog in self._chain(domain):
+            template = catalog.gettext(key)
+            if template != key:
+                return self._format(domain, key, template, params)
+        return self._missing(domain, key)
+
+    def ntext(self, domain: str, key: str, n: int, **params: Any) -> str:
+        """A plural entry: the form for ``n`` (``{count}`` defaults to ``n`` in words)."""
+        plural_id = key + ".plural"
+        params.setdefault("count", self.count_words(n))
+        for catalog in self._chain(domain):
+            template = catalog.ngettext(key, plural_id, n)
+            if template not in (key, plural_id):
+                return self._format(domain, key, template, params)
+        return self._missing(domain, key)
+
+    def ui(self, key: str, **params: Any) -> str:
+        return self.text("ui", key, **params)
+
+    # ------------------------------------------------------------------ numbers and lists
+
+    def number(self, n: int) -> str:
+        """ASCII digits with thousands separators: 1,475 and -35 (as the seeds print them)."""
+        return f"{int(n):,}"
+
+    def count_words(self, n: int) -> str:
+        """A count as a learner would say it before a noun: "two", "دو", "दो", "రెండు"."""
+        if 2 <= n <= 10:
+            return self.text("engine", f"num.{n}")
+        return self.number(n)
+
+    def join(self, items: Sequence[str]) -> str:
+        """Items joined as a list: "A, B and C" in this language."""
+        items = list(items)
+        if not items:
+            return ""
+        if len(items) == 1:
+            return items[0]
+        head = items[0]
+        for item in items[1:-1]:
+            head = self.text("engine", "list.comma", first=head, next=item)
+        return self.text("engine", "list.and", first=head, last=items[-1])
+
+    # ------------------------------------------------------------------ cards
+
+    @staticmethod
+    def _token(token: str | int) -> str:
+        """A card token in its canonical spelling (``"jk"`` -> ``"JK"``, ``"T"`` -> ``"10"``).
+
+        Not ``cards.parse_kind``: that one refuses "JK" (the joker's kind is 0, which its
+        ``or`` chain treats as not found)."""
+        if isinstance(token, int):
+            return TOKENS[token]
+        tok = token.strip().upper()
+        tok = _TOKEN_ALIASES.get(tok, tok)
+        if tok not in TOKENS:
+            raise ValueError(f"not a card token: {token!r}")
+        return tok
+
+    def card(self, token: str | int, count: int = 1) -> str:
+        """``count`` cards of one kind: "a joker", "one 7", "two 7s", "دو ستے"."""
+        return self.ntext("engine", f"card.{self._token(token)}", count)
+
+    def card_name(self, token: str | int) -> str:
+        """The name of one card, no number: "joker", "ستا", "सत्ता", "7"."""
+        return self.text("engine", f"card.{self._token(token)}.name")
+
+    def card_plural(self, token: str | int) -> str:
+        """The plural as a subject: "7s", "ستے", "सत्ते", "7లు"."""
+        return self.text("engine", f"card.{self._token(token)}.pl")
+
+    def card_of(self, token: str | int) -> str:
+        """The plural after "of": "pair of 7s" -> "7s", "ستوں", "सत्तों", "7ల"."""
+        return self.text("engine", f"card.{self._token(token)}.of")
+
+    def cards(self, tokens: Iterable[str | int]) -> str:
+        """A list of cards, equal ones grouped in order of first appearance:
+        ``["7", "JK"]`` -> "one 7 and a joker"; ``["7", "7"]`` -> "two 7s"."""
+        counts: dict[str, int] = {}
+        for token in tokens:
+            tok = self._token(token)
+            counts[tok] = counts.get(tok, 0) + 1
+        return self.join([self.card(tok, n) for tok, n in counts.items()])
+
+    # ------------------------------------------------------------------ table words
+
+    def seat(self, name: str) -> str:
+        """A seat by its letter, "S", "W", "N" or "E": South, West... in this language."""
+        code = name.strip().upper()[:1]
+        if code not in SEATS:
+            raise ValueError(f"not a seat: {name!r}")
+        return self.text("engine", f"seat.{code}")
+
+    def team(self, name: str) -> str:
+        """A team: "NS", "EW" (4 players) or "S", "N" (2 players: a team of one)."""
+        code = name.strip().upper()
+        code = _TEAM_ALIASES.get(code, code)
+        if code not in TEAMS:
+            raise ValueError(f"not a team: {name!r}")
+        return self.text("engine", f"team.{code}")
+
+    def phase(self, name: str) -> str:
+        """A ``state.Phase`` value ("draw", "meld", "answer", "ended") as a short label."""
+        return self.text("engine", f"phase.{getattr(name, 'value', name)}")
+
+    def frozen_by(self, value: str) -> str:
+        return self.text("engine", f"frozen_by.{value}")
+
+    def rule_title(self, rule_id: str) -> str:
+        """The short title of a rule id: "C-PILE-3" -> "A frozen pile needs a natural pair"."""
+        return self.text("engine", f"rule.{rule_id}")
+
+    # ------------------------------------------------------------------ reasons
+
+    def reason(self, reason: Reason | Mapping[str, Any]) -> str:
+        """Why a move was refused (or a note on a legal move), with its concrete facts.
+
+        Takes a ``Reason`` or its ``to_dict()`` form (as views send it as JSON)."""
+        key, params = self.reason_parts(reason)
+        return self.text("engine", key, **params)
+
+    def reason_parts(self, reason: Reason | Mapping[str, Any]) -> tuple[str, dict[str, str]]:
+        """The catalog key chosen for ``reason`` and its facts put into words."""
+        if isinstance(reason, Reason):
+            code, rule, facts = reason.code, reason.rule, dict(reason.params)
+        else:
+            code, rule = str(reason["code"]), str(reason.get("rule", ""))
+            facts = dict(reason.get("params") or {})
+        return _REASON_WORDS.get(code, _plain)(self, code, rule, facts)
+
+    def _held(self, rank: str, facts: Mapping[str, Any]) -> list[str]:
+        """The cards of the pile's rank and the wild cards in hand, as tokens."""
+        return (
+            [rank] * int(facts.get("naturals_held", 0))
+            + ["2"] * int(facts.get("twos_held", 0))
+            + ["JK"] * int(facts.get("jokers_held", 0))
+        )
+
+    def _wilds(self, n: int) -> str:
+        return self.ntext("engine", "count.wild", n)
+
+    def _canastas(self, n: int) -> str:
+        return self.ntext("engine", "count.canasta", n)
+
+    # ------------------------------------------------------------------ scores
+
+    def score_label(self, line: ScoreLine | Mapping[str, Any]) -> str:
+        """The label of a score line: "2 natural canastas", "Cards left in hand"."""
+        code, _points, params = _score_fields(line)
+        if code in COUNTED_SCORE_LINES:
+            count = int(params.get("count", 0))
+            return self.ntext("engine", f"score.{code}", count, count=self.number(count))
+        return self.text("engine", f"score.{code}", **params)
+
+    def score_line(self, line: ScoreLine | Mapping[str, Any]) -> str:
+        """A score line with its points: "2 natural canastas: 1,000"."""
+        _code, points, _params = _score_fields(line)
+        return f"{self.score_label(line)}: {self.number(points)}"
+
+
+def _score_fields(line: ScoreLine | Mapping[str, Any]) -> tuple[str, int, dict[str, Any]]:
+    if isinstance(line, ScoreLine):
+        return line.code, line.points, dict(line.params)
+    return str(line["code"]), int(line["points"]), dict(line.get("params") or {})
+
+
+# ---------------------------------------------------------------------- reason words
+#
+# One function per reason code that needs more than its numbers: it turns the engine's
+# facts into words and chooses the message variant (``reason.<code>.<variant>``) whose
+# grammar fits them.  Codes not listed here have no facts, or only points.
+
+_Words = tuple[str, dict[str, str]]
+
+
+def _plain(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
+    return f"reason.{code}", {
+        k: t.number(v) if isinstance(v, int) and not isinstance(v, bool) else str(v)
+        for k, v in facts.items()
+    }
+
+
+def _rank_words(t: Translator, rank: str) -> dict[str, str]:
+    return {
+        "rank_of": t.card_of(rank),
+        "rank_pl": t.card_plural(rank),
+        "rank_name": t.card_name(rank),
+        "rank_1": t.card(rank, 1),
+    }
+
+
+def _partner_said_no(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
+    if int(facts.get("cards_left", 0)) > 0:
+        return "reason.partner_said_no.one_left", {}
+    return "reason.partner_said_no", {}
+
+
+def _not_in_hand(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
+    return "reason.not_in_hand", {"cards": t.cards(facts.get("cards", []))}
+
+
+def _too_few(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
+    return "reason.too_few", {"count": t.number(int(facts.get("count", 0)))}
+
+
+def _mixed_ranks(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
+    return "reason.mixed_ranks", {"ranks": t.join([t.card_plural(r) for r in facts["ranks"]])}
+
+
+def _wrong_rank(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
+    words = _rank_words(t, facts["rank"])
+    words["cards"] = t.join([t.card_plural(c) for c in dict.fromkeys(facts.get("cards", []))])
+    return "reason.wrong_rank", words
+
+
+def _needs_two_naturals(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
+    rank = facts.get("rank") or ""
+    if not rank:
+        return "reason.needs_two_naturals.wild_only", {}
+    return "reason.needs_two_naturals", {
+        "naturals": t.card(rank, int(facts["naturals"])),
+        "wilds": t._wilds(int(facts["wilds"])),
+    }
+
+
+def _too_many_wilds(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
+    rank = facts["rank"]
+    return "reason.too_many_wilds", {
+        "rank_of": t.card_of(rank),
+        "naturals": t.card(rank, int(facts["naturals"])),
+        "wilds": t._wilds(int(facts["wilds"])),
+        "max_wilds": t._wilds(int(facts["max_wilds"])),
+    }
+
+
+def _two_naturals_per_wild(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
+    rank, wilds = facts["rank"], int(facts["wilds"])
+    return "reason.two_naturals_per_wild", {
+        "rank_of": t.card_of(rank),
+        "naturals": t.card(rank, int(facts["naturals"])),
+        "wilds": t._wilds(wilds),
+        "needed_naturals": t.card(rank, 2 * wilds),
+    }
+
+
+def _rank_only(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
+    return f"reason.{code}", {"rank_of": t.card_of(facts["rank"])}
+
+
+def _top_card(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
+    return f"reason.{code}", {"card_name": t.card_name(facts["card"])}
+
+
+def _frozen_needs_pair(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
+    rank = facts["rank"]
+    held = t._held(rank, facts)
+    words = _rank_words(t, rank)
+    words["why"] = t.frozen_by(facts["frozen_by"])
+    if int(facts.get("naturals_held", 0)) >= 2:
+        words["held"] = t.cards(held)
+        return "reason.frozen_needs_pair.use_pair", words
+    if not held:
+        return "reason.frozen_needs_pair.none", words
+    words["held"] = t.cards(held)
+    return "reason.frozen_needs_pair", words
+
+
+def _take_needs_pair(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
+    rank = facts["rank"]
+    held = t._held(rank, facts)
+    words = _rank_words(t, rank)
+    words["held"] = t.cards(held) if held else t.text("engine", "hold.none")
+    return "reason.take_needs_pair_or_meld", words
+
+
+def _below_minimum(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
+    key = "reason.below_minimum.pile" if rule == "C-PILE-6" else "reason.below_minimum"
+    return key, {"needed": t.number(facts["needed"]), "have": t.number(facts["have"])}
+
+
+def _going_out(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
+    have = int(facts.get("canastas", 0))
+    words = {"needed_canastas": t._canastas(int(facts["needed"])),
+             "canastas": t._canastas(have)}  # fmt: skip
+    return (f"reason.{code}" if have else f"reason.{code}.none"), words
+
+
+def _set_aside(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
+    needed, have = int(facts["needed"]), int(facts["have"])
+    key = "reason.set_aside.ready" if have >= needed else "reason.set_aside"
+    return key, {"needed": t.number(needed), "have": t.number(have)}
+
+
+_REASON_WORDS = {
+    "partner_said_no": _partner_said_no,
+    "not_in_hand": _not_in_hand,
+    "too_few": _too_few,
+    "mixed_ranks": _mixed_ranks,
+    "wrong_rank": _wrong_rank,
+    "needs_two_naturals": _needs_two_naturals,
+    "too_many_wilds": _too_many_wilds,
+    "two_naturals_per_wild": _two_naturals_per_wild,
+    "rank_already_melded": _rank_only,
+    "no_such_meld": _rank_only,
+    "wild_on_top": _top_card,
+    "red_three_on_top": _top_card,
+    "frozen_needs_pair": _frozen_needs_pair,
+    "take_needs_pair_or_meld": _take_needs_pair,
+    "below_minimum": _below_minimum,
+    "need_canasta": _going_out,
+    "keep_a_card": _going_out,
+    "set_aside": _set_aside,
+}
+
+
+@cache
+def _translator(code: str) -> Translator:
+    return Translator(code)
+
+
+def get_translator(lang: str) -> Translator:
+    """The (cached) translator for ``lang``; accepts "ur", "UR", "ur_PK", "ur-PK".
+
+    Raises ``UnknownLanguage`` (a ``ValueError``) for any other language."""
+    return _translator(normalize_language(lang))
+
+
+def explain(reason: Reason | Mapping[str, Any], lang: str) -> str:
+    """``reason`` in words, in ``lang``."""
+    return get_translator(lang).reason(reason)

@@ -1,0 +1,234 @@
+"""The message catalogs: complete, translated, consistent, and compiled from their sources.
+
+Reads the ``.po`` sources with Babel (a development dependency) and checks them against the
+engine's registries, so a new reason code, score line, rule or card cannot ship without its
+words in all four languages.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import shutil
+import string
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po
+
+from canasta_teach.engine.cards import TOKENS
+from canasta_teach.engine.reasons import FROZEN_BY, REASONS, RULES, SCORE_LINES
+from canasta_teach.engine.state import Phase
+from canasta_teach.i18n import LANGUAGES, LOCALE_DIR
+from canasta_teach.i18n import compile as i18n_compile
+
+REPO = Path(__file__).resolve().parents[1]
+ENGINE_PO = {lang: LOCALE_DIR / lang / "LC_MESSAGES" / "engine.po" for lang in LANGUAGES}
+
+#: Strings that are rightly the same in another language as in English: card ranks written
+#: as digits (Telugu uses the digits the seed prints), and list punctuation.
+SAME_AS_ENGLISH = {
+    ("te", "list.comma"),
+    ("hi", "list.comma"),
+    *(("te", f"card.{d}.name") for d in ("4", "5", "6", "7", "8", "9", "10")),
+}
+
+
+def _load(lang: str) -> Catalog:
+    with ENGINE_PO[lang].open("rb") as handle:
+        return read_po(handle)
+
+
+CATALOGS = {lang: _load(lang) for lang in LANGUAGES}
+
+
+def _entries(catalog: Catalog) -> dict[str, tuple[str, ...]]:
+    """msgid -> its msgstr forms (one for a plain entry, nplurals for a plural one)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for message in catalog:
+        if not message.id:
+            continue
+        key = message.id[0] if isinstance(message.id, (list, tuple)) else message.id
+        forms = message.string if isinstance(message.string, (list, tuple)) else (message.string,)
+        out[key] = tuple(forms)
+    return out
+
+
+ENTRIES = {lang: _entries(cat) for lang, cat in CATALOGS.items()}
+
+
+def _fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+def required_keys() -> set[str]:
+    keys = {f"reason.{code}" for code in REASONS}
+    keys |= {f"score.{code}" for code in SCORE_LINES}
+    keys |= {f"rule.{rule}" for rule in RULES}
+    keys |= {f"frozen_by.{value}" for value in FROZEN_BY}
+    keys |= {f"seat.{s}" for s in "SWNE"} | {f"team.{t}" for t in ("NS", "EW", "S", "N")}
+    keys |= {f"phase.{p.value}" for p in Phase}
+    for token in TOKENS:
+        keys |= {f"card.{token}", f"card.{token}.name", f"card.{token}.pl", f"card.{token}.of"}
+    keys |= {f"num.{n}" for n in range(2, 11)}
+    keys |= {"list.and", "list.comma", "hold.none", "count.wild", "count.canasta",
+             "error.unknown_language"}  # fmt: skip
+    return keys
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_required_key_is_in_the_catalog(lang: str) -> None:
+    missing = required_keys() - set(ENTRIES[lang])
+    assert not missing, f"{lang} lacks {sorted(missing)}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_catalogs_hold_the_same_keys_and_no_empty_string(lang: str) -> None:
+    assert set(ENTRIES[lang]) == set(ENTRIES["en"])
+    empty = [key for key, forms in ENTRIES[lang].items() if not all(f.strip() for f in forms)]
+    assert not empty, f"{lang}: empty translations {empty}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_plural_forms_header_and_entries(lang: str) -> None:
+    catalog = CATALOGS[lang]
+    assert catalog.num_plurals == 2
+    assert catalog.plural_expr.replace(" ", "") == "(n!=1)"
+    for message in catalog:
+        if message.pluralizable:
+            assert len(message.string) == catalog.num_plurals, message.id
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_non_english_strings_are_translated(lang: str) -> None:
+    same = [
+        key
+        for key, forms in ENTRIES[lang].items()
+        if forms == ENTRIES["en"][key] and (lang, key) not in SAME_AS_ENGLISH
+    ]
+    assert not same, f"{lang}: still English: {same}"
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_script_of_each_language(lang: str) -> None:
+    """A translation is written in its own script (a catalog pasted into the wrong language
+    would otherwise pass every other check)."""
+    ranges = {"ur": (0x0600, 0x06FF), "hi": (0x0900, 0x097F), "te": (0x0C00, 0x0C7F)}
+    low, high = ranges[lang]
+    for key, forms in ENTRIES[lang].items():
+        english_words = re.sub(r"\{[a-z_0-9]+\}", "", " ".join(ENTRIES["en"][key]))
+        if (lang, key) in SAME_AS_ENGLISH or not any(ch.isalpha() for ch in english_words):
+            continue  # nothing to write in a script (digits, punctuation)
+        letters = [ch for form in forms for ch in form if ch.isalpha()]
+        native = [ch for ch in letters if low <= ord(ch) <= high]
+        assert native, f"{lang} {key}: no {lang} script in {forms}"
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_placeholders_match_english(lang: str) -> None:
+    for key, forms in ENTRIES["en"].items():
+        theirs = ENTRIES[lang][key]
+        assert len(theirs) == len(forms), key
+        for index, (english, translated) in enumerate(zip(forms, theirs, strict=True)):
+            assert _fields(translated) == _fields(english), (lang, key, index, translated)
+
+
+def test_reason_variants_belong_to_engine_codes() -> None:
+    """Variants (``reason.<code>.<variant>``) exist only for codes the engine has."""
+    for key in ENTRIES["en"]:
+        if key.startswith("reason."):
+            assert key.split(".")[1] in REASONS, key
+
+
+def test_no_stray_characters_in_templates() -> None:
+    """Braces only as placeholders; Telugu's joiner marks never doubled or left as '~'."""
+    for lang, entries in ENTRIES.items():
+        for key, forms in entries.items():
+            for form in forms:
+                stripped = re.sub(r"\{[a-z_0-9]+\}", "", form)
+                assert "{" not in stripped and "}" not in stripped, (lang, key, form)
+                assert "~" not in form and "\u200c\u200c" not in form, (lang, key, form)
+                assert form == form.strip() and "  " not in form, (lang, key, form)
+
+
+# ---------------------------------------------------------------------- compiled catalogs
+
+
+def all_po_files() -> list[Path]:
+    return list(i18n_compile.po_files())
+
+
+@pytest.mark.parametrize("po_path", all_po_files(), ids=lambda p: str(p.relative_to(LOCALE_DIR)))
+def test_compiled_catalog_is_up_to_date(po_path: Path) -> None:
+    """The committed .mo holds exactly what compiling its .po gives
+    (fix: ``python -m canasta_teach.i18n.compile``)."""
+    mo_path = po_path.with_suffix(".mo")
+    assert mo_path.exists(), f"{mo_path} missing"
+    committed = i18n_compile.catalog_contents(mo_path.read_bytes())
+    fresh = i18n_compile.catalog_contents(i18n_compile.compile_po(po_path))
+    assert committed == fresh, f"{mo_path} is stale"
+
+
+def test_staleness_check_notices_an_edited_po(tmp_path: Path) -> None:
+    locale = tmp_path / "locale"
+    shutil.copytree(LOCALE_DIR / "en", locale / "en")
+    assert i18n_compile.main(["--check", "--locale-dir", str(locale)]) == 0
+    po = locale / "en" / "LC_MESSAGES" / "engine.po"
+    text = po.read_text(encoding="utf-8")
+    edited = text.replace('msgstr "Meld"', 'msgstr "Meld now"', 1)
+    assert edited != text
+    po.write_text(edited, encoding="utf-8")
+    assert i18n_compile.stale(po)
+    assert i18n_compile.main(["--check", "--locale-dir", str(locale)]) == 1
+    assert i18n_compile.main(["--locale-dir", str(locale)]) == 0
+    assert not i18n_compile.stale(po)
+    assert i18n_compile.main(["--check", "--locale-dir", str(locale)]) == 0
+
+
+def test_every_language_has_an_engine_catalog_and_nothing_else_unexpected() -> None:
+    langs = {p.parent.parent.name for p in all_po_files()}
+    assert set(LANGUAGES) <= langs
+    assert langs <= set(LANGUAGES)
+
+
+# ---------------------------------------------------------------------- the command line
+
+
+def _cli_keys() -> dict[str, str]:
+    """Every ``_t(tr, "cli.x", "English default", ...)`` and ``_InputError("cli.x", ...)``
+    of ``canasta_teach/cli.py``, with its English default."""
+    tree = ast.parse((REPO / "canasta_teach" / "cli.py").read_text(encoding="utf-8"))
+    found: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+            continue
+        args = node.args
+        if node.func.id == "_t" and len(args) >= 3:
+            key, default = args[1], args[2]
+        elif node.func.id == "_InputError" and len(args) >= 2:
+            key, default = args[0], args[1]
+        else:
+            continue
+        if isinstance(key, ast.Constant) and isinstance(default, ast.Constant):
+            found[key.value] = default.value
+    # f"cli.ended_{end.how}" with its defaults in _ENDED.
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "_ENDED" for t in node.targets
+        ):
+            for k, v in zip(node.value.keys, node.value.values, strict=True):  # type: ignore[attr-defined]
+                found[f"cli.ended_{k.value}"] = v.value
+    return found
+
+
+@pytest.mark.skipif(not (REPO / "canasta_teach" / "cli.py").exists(), reason="no CLI yet")
+def test_command_line_words_are_in_every_catalog_with_the_same_placeholders() -> None:
+    keys = _cli_keys()
+    assert keys, "found no translatable words in cli.py"
+    for key, default in keys.items():
+        for lang in LANGUAGES:
+            assert key in ENTRIES[lang], f"{lang} lacks {key} ({default!r})"
+            (text,) = ENTRIES[lang][key]
+            assert _fields(text) == _fields(default), (lang, key, text)
+        assert ENTRIES["en"][key] == (default,), f"English {key} differs from cli.py's default"
