@@ -1,0 +1,493 @@
+"""The lesson notebooks and the mini-game puzzle sets (no browser, no kernel).
+
+Notebooks: valid nbformat, stored without outputs, the same notebooks and the same cell
+structure in every language, one short code cell per mini-game, relative links that resolve,
+text in the language's own script, Urdu right-to-left in Nastaliq.
+
+Puzzles: every position parses, and the engine agrees with what each puzzle teaches: a meld
+puzzle can be solved, a proposed meld is judged as ``[expect]`` in ``set.toml`` says, and a
+take-the-pile puzzle's pickup is legal, or refused by the rule ``[expect]`` names.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+
+from canasta_teach.engine import Kind, Meld, State, TakePile
+from canasta_teach.engine.cards import TOKENS
+from canasta_teach.engine.notation import parse_move, parse_position
+from canasta_teach.engine.reasons import RULES
+from canasta_teach.engine.state import Phase
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+REPO = Path(__file__).resolve().parent.parent
+LESSONS = REPO / "lessons"
+PUZZLES = LESSONS / "puzzles"
+LANGS = ("en", "ur", "hi", "te")
+NOTEBOOK_NAMES = (
+    "00-start.ipynb",
+    "01-cards-melds-canastas.ipynb",
+    "02-discard-pile-freezing.ipynb",
+)
+GAME_OF_NOTEBOOK = {
+    "01-cards-melds-canastas.ipynb": "build-a-meld",
+    "02-discard-pile-freezing.ipynb": "take-the-pile",
+}
+LANGUAGE_NAMES = {"en": "English", "ur": "اردو", "hi": "हिन्दी", "te": "తెలుగు"}
+PUZZLES_PER_SET = 8
+
+#: The opening tag every Markdown cell of a language carries (JupyterLab's sanitizer keeps
+#: dir, lang and inline style, but strips <style> elements).
+FONT_OF = {
+    "ur": "'Noto Nastaliq Urdu', 'Noto Naskh Arabic', serif",
+    "hi": "'Noto Sans Devanagari', sans-serif",
+    "te": "'Noto Sans Telugu', sans-serif",
+}
+
+#: Letters of each language's script (Urdu: Arabic and its presentation forms).
+SCRIPT = {
+    "ur": re.compile(r"[\u0600-\u06FF\u0750-\u077F\uFB50-\uFDFF\uFE70-\uFEFF]"),
+    "hi": re.compile(r"[\u0900-\u097F]"),
+    "te": re.compile(r"[\u0C00-\u0C7F]"),
+}
+LATIN = re.compile(r"[A-Za-z]")
+ANY_INDIC_OR_ARABIC = re.compile("|".join(p.pattern for p in SCRIPT.values()))
+RULE_ID = re.compile(r"\bC-[A-Z]+-\d+\b")
+LINK = re.compile(r"\]\(([^)\s]+)\)|href=\"([^\"]+)\"")
+
+
+# ---------------------------------------------------------------------------- notebooks
+
+
+def lesson_notebooks() -> list[Path]:
+    return [LESSONS / lang / name for lang in LANGS for name in NOTEBOOK_NAMES]
+
+
+def all_notebooks() -> list[Path]:
+    return [LESSONS / "index.ipynb", *lesson_notebooks()]
+
+
+def read(path: Path) -> Any:
+    return nbformat.read(path, as_version=4)
+
+
+def rel(path: Path) -> str:
+    return str(path.relative_to(LESSONS))
+
+
+def prose(markdown: str) -> str:
+    """The words a reader sees: no tags, link targets, code spans or rule ids."""
+    text = re.sub(r"<[^>]+>", " ", markdown)
+    text = re.sub(r"\]\([^)]*\)", "]", text)
+    text = re.sub(r"`[^`]*`", " ", text)
+    return RULE_ID.sub(" ", text)
+
+
+def script_share(text: str, lang: str) -> float:
+    """The share of the letters in ``text`` written in ``lang``'s script (vs. Latin)."""
+    native = len(SCRIPT[lang].findall(text))
+    latin = len(LATIN.findall(text))
+    return native / (native + latin) if native + latin else 0.0
+
+
+def links(source: str) -> list[str]:
+    return [a or b for a, b in LINK.findall(source)]
+
+
+@pytest.mark.parametrize("path", all_notebooks(), ids=rel)
+def test_notebook_is_valid_and_stored_clean(path: Path) -> None:
+    nb = read(path)
+    nbformat.validate(nb)
+    assert nb.metadata.kernelspec.name == "python3"
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            assert cell.outputs == [], "store notebooks without outputs"
+            assert cell.execution_count is None
+
+
+def test_every_language_has_the_same_notebooks() -> None:
+    expected = set(NOTEBOOK_NAMES)
+    for lang in LANGS:
+        found = {p.name for p in (LESSONS / lang).glob("*.ipynb")}
+        assert found == expected, lang
+
+
+@pytest.mark.parametrize("name", NOTEBOOK_NAMES)
+def test_same_cell_structure_in_every_language(name: str) -> None:
+    def shape(lang: str) -> list[tuple[str, str]]:
+        nb = read(LESSONS / lang / name)
+        out = []
+        for cell in nb.cells:
+            source = cell.source
+            if cell.cell_type == "code":
+                assert f'lang="{lang}"' in source, f"{lang}/{name}: the game must speak {lang}"
+                source = source.replace(f'lang="{lang}"', 'lang="LANG"')
+            else:
+                source = ""  # prose differs by language; only its place in the order counts
+            out.append((cell.cell_type, source))
+        return out
+
+    english = shape("en")
+    for lang in LANGS[1:]:
+        assert shape(lang) == english, f"{lang}/{name} differs in structure from en/{name}"
+
+
+@pytest.mark.parametrize("path", lesson_notebooks(), ids=rel)
+def test_code_cells_are_one_import_and_one_call(path: Path) -> None:
+    nb = read(path)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    game = GAME_OF_NOTEBOOK.get(path.name)
+    if game is None:
+        assert code == []
+        return
+    assert len(code) == 1, "exactly one code cell per mini-game"
+    cell = code[0]
+    lines = cell.source.strip().splitlines()
+    assert len(lines) <= 2
+    lang = path.parent.name
+    assert lines == [
+        "from canasta_teach.widgets import play",
+        f'play("{game}", lang="{lang}")',
+    ]
+    # Readers see the prose first: the game cell's input is collapsed and tagged.
+    assert "mini-game" in cell.metadata.get("tags", [])
+    assert cell.metadata.get("jupyter", {}).get("source_hidden") is True
+    # The game comes after the explanation and before the check-yourself questions.
+    kinds = [c.cell_type for c in nb.cells]
+    position = kinds.index("code")
+    assert 0 < position < len(kinds) - 2
+
+
+@pytest.mark.parametrize("path", all_notebooks(), ids=rel)
+def test_relative_links_resolve(path: Path) -> None:
+    nb = read(path)
+    targets = [t for c in nb.cells if c.cell_type == "markdown" for t in links(c.source)]
+    assert targets, "every page links somewhere"
+    for target in targets:
+        if re.match(r"[a-z]+:", target) or target.startswith("#"):
+            continue
+        assert not target.startswith("/"), f"{target}: links must be relative (Voilà, Binder)"
+        resolved = (path.parent / target.split("#")[0]).resolve()
+        assert resolved.is_file(), f"{rel(path)} links to missing {target}"
+        assert LESSONS in resolved.parents, f"{target} leaves the served lessons folder"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_navigation(lang: str) -> None:
+    def last_links(name: str) -> list[str]:
+        nb = read(LESSONS / lang / name)
+        return links(nb.cells[-1].source)
+
+    start = read(LESSONS / lang / "00-start.ipynb")
+    start_targets = {t for c in start.cells for t in links(c.source)}
+    assert {"../index.ipynb", *GAME_OF_NOTEBOOK} <= start_targets
+    lesson1, lesson2 = GAME_OF_NOTEBOOK
+    # Bottom of each lesson: back, forward (or the start page at the end), the chooser.
+    assert last_links(lesson1) == ["00-start.ipynb", lesson2, "../index.ipynb"]
+    assert last_links(lesson2) == [lesson1, "00-start.ipynb", "../index.ipynb"]
+
+
+def test_index_offers_each_language_in_its_own_script() -> None:
+    nb = read(LESSONS / "index.ipynb")
+    text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    for lang, name in LANGUAGE_NAMES.items():
+        assert f"[{name}]({lang}/00-start.ipynb)" in text
+        blocks = [c.source for c in nb.cells if f'lang="{lang}"' in c.source]
+        assert len(blocks) == 1, f"one line in {lang}"
+        if lang != "en":
+            assert script_share(prose(blocks[0]), lang) > 0.9
+
+
+@pytest.mark.parametrize("path", lesson_notebooks(), ids=rel)
+def test_markdown_cells_carry_their_language(path: Path) -> None:
+    lang = path.parent.name
+    for cell in read(path).cells:
+        if cell.cell_type != "markdown":
+            continue
+        opening = cell.source.split(">", 1)[0]
+        assert opening.startswith("<div "), "every Markdown cell is one language block"
+        assert f'lang="{lang}"' in opening
+        assert cell.source.rstrip().endswith("</div>")
+        # Markdown inside an HTML block renders only with blank lines around it.
+        assert re.match(r"<div [^>]*>\n\n", cell.source)
+        assert cell.source.rstrip().endswith("\n\n</div>")
+        if lang == "ur":
+            assert 'dir="rtl"' in opening
+            assert f"font-family: {FONT_OF['ur']}" in opening
+            assert "line-height: 2.2" in opening  # Nastaliq clips with a normal line-height
+        elif lang in FONT_OF:
+            assert f"font-family: {FONT_OF[lang]}" in opening
+            assert "dir=" not in opening
+
+
+@pytest.mark.parametrize("path", lesson_notebooks(), ids=rel)
+def test_text_is_in_the_languages_script(path: Path) -> None:
+    lang = path.parent.name
+    for index, cell in enumerate(read(path).cells):
+        if cell.cell_type != "markdown":
+            continue
+        words = prose(cell.source)
+        if lang == "en":
+            assert not ANY_INDIC_OR_ARABIC.search(words), f"cell {index}"
+        else:
+            share = script_share(words, lang)
+            assert share > 0.75, f"cell {index}: only {share:.0%} of its letters in {lang}'s script"
+
+
+@pytest.mark.parametrize("path", lesson_notebooks(), ids=rel)
+def test_lessons_check_the_reader_and_cite_real_rules(path: Path) -> None:
+    text = "\n".join(c.source for c in read(path).cells if c.cell_type == "markdown")
+    cited = set(RULE_ID.findall(text))
+    assert cited, "cite the rules the lesson explains"
+    assert cited <= set(RULES), f"unknown rule ids: {cited - set(RULES)}"
+    if path.name in GAME_OF_NOTEBOOK:
+        answers = re.findall(r"<details><summary>[^<]+</summary>\n\n.+?\n\n</details>", text,
+                             re.S)  # fmt: skip
+        assert 1 <= len(answers) <= 2
+
+
+def test_urdu_card_lists_and_rule_ids_stay_left_to_right() -> None:
+    """In a right-to-left paragraph "7 2" would show as "2 7": card lists are LTR islands."""
+    for name in NOTEBOOK_NAMES:
+        for cell in read(LESSONS / "ur" / name).cells:
+            if cell.cell_type == "markdown":
+                assert "`" not in cell.source, 'use <code dir="ltr"> in Urdu'
+                bare = re.sub(r'<span dir="ltr">\(C-[A-Z]+-\d+\)</span>', "", cell.source)
+                assert not RULE_ID.search(bare.split(">", 1)[1]), name
+
+
+SEEDS = REPO.parent / "shared" / "seeds"
+
+
+def test_no_sentence_copied_from_the_seeds() -> None:
+    """Lesson prose is written fresh: no run of eight words taken from a seed document."""
+    if not SEEDS.is_dir():
+        pytest.skip("the seed documents exist only in the developers' checkout")
+
+    def grams(text: str) -> set[tuple[str, ...]]:
+        # Words, with the vowel signs of Indic scripts kept inside them (they are not \w).
+        words = re.sub(r"[^\w\s\u0600-\u06FF\u0900-\u097F\u0C00-\u0C7F\u200c]", " ",
+                       text.lower()).split()  # fmt: skip
+        return {tuple(words[i : i + 8]) for i in range(len(words) - 7)}
+
+    seed_grams: set[tuple[str, ...]] = set()
+    for seed in SEEDS.glob("*.txt"):
+        seed_grams |= grams(seed.read_text(encoding="utf-8"))
+    for path in all_notebooks():
+        text = "\n".join(prose(c.source) for c in read(path).cells if c.cell_type == "markdown")
+        shared = sorted(" ".join(g) for g in grams(text) & seed_grams)
+        assert not shared, f"{rel(path)} repeats a seed: {shared}"
+
+
+# ---------------------------------------------------------------------------- puzzles
+
+
+@dataclass(frozen=True)
+class Entry:
+    folder: Path
+    file: str
+    goal: str
+    rank: str | None
+    proposed: str | None
+    expect: str | None
+    teaches: str  # the rule id in the comment at the top of the position file
+
+    @property
+    def path(self) -> Path:
+        return self.folder / self.file
+
+    def state(self) -> State:
+        return parse_position(self.path.read_text(encoding="utf-8"))
+
+
+def entries(set_name: str) -> list[Entry]:
+    folder = PUZZLES / set_name
+    data = tomllib.loads((folder / "set.toml").read_text(encoding="utf-8"))
+    expect = data.get("expect", {})
+    out = []
+    for item in data["puzzle"]:
+        first = (folder / item["file"]).read_text(encoding="utf-8").splitlines()[0]
+        match = re.match(r"# (C-[A-Z]+-\d+): \S", first)
+        assert match, f"{item['file']}: the first line names the rule it teaches"
+        out.append(Entry(folder, item["file"], item["goal"], item.get("rank"),
+                         item.get("proposed"), expect.get(item["file"]),
+                         match.group(1)))  # fmt: skip
+    assert set(expect) <= {e.file for e in out}, "[expect] names a file that is no puzzle"
+    return out
+
+
+MELD_PUZZLES = entries("build-a-meld")
+TAKE_PUZZLES = entries("take-the-pile")
+
+
+def puzzle_id(entry: Entry) -> str:
+    return entry.file
+
+
+def test_sets_have_eight_puzzles_each_teaching_a_real_rule() -> None:
+    for puzzles, goal in ((MELD_PUZZLES, "meld"), (TAKE_PUZZLES, "take_or_explain")):
+        assert len(puzzles) == PUZZLES_PER_SET
+        assert [e.file for e in puzzles] == sorted(e.file for e in puzzles), "files in order"
+        for entry in puzzles:
+            assert entry.goal == goal
+            assert entry.teaches in RULES
+    files = {p.name for name in ("build-a-meld", "take-the-pile")
+             for p in (PUZZLES / name).glob("*.txt")}  # fmt: skip
+    assert files == {e.file for e in MELD_PUZZLES + TAKE_PUZZLES}, "a position file no set lists"
+
+
+def kind_of(token: str) -> Kind:
+    return Kind(TOKENS.index(token))
+
+
+def candidate_melds(hand: list[int], rank: int) -> Iterator[Meld]:
+    """Every meld of ``rank`` the hand could offer: 1+ naturals, any jokers and 2s."""
+    for naturals in range(1, hand[rank] + 1):
+        for jokers in range(hand[Kind.JOKER] + 1):
+            for twos in range(hand[Kind.TWO] + 1):
+                cards = [Kind(rank)] * naturals + [Kind.TWO] * twos + [Kind.JOKER] * jokers
+                yield Meld(tuple(cards))
+
+
+@pytest.mark.parametrize("entry", MELD_PUZZLES, ids=puzzle_id)
+def test_meld_puzzle_can_be_solved(entry: Entry) -> None:
+    state = entry.state()
+    assert state.phase is Phase.MELD, "the learner has drawn and now melds"
+    hand = state.hands[state.current]
+    ranks = [kind_of(entry.rank)] if entry.rank else range(Kind.FOUR, Kind.ACE + 1)
+    legal = [m for r in ranks for m in candidate_melds(hand, r) if state.check(m).legal]
+    assert legal, "no legal meld of the asked rank can be made from the hand"
+    # The engine's own move list agrees.
+    assert any(m in state.legal_moves() for m in legal)
+
+
+@pytest.mark.parametrize("entry", [e for e in MELD_PUZZLES if e.proposed], ids=puzzle_id)
+def test_proposed_meld_is_judged_as_expected(entry: Entry) -> None:
+    state = entry.state()
+    move = parse_move(f"meld {entry.proposed}")
+    assert isinstance(move, Meld)
+    hand = state.hands[state.current]
+    assert all(move.cards.count(k) <= hand[k] for k in set(move.cards)), "not in the hand"
+    if entry.rank is not None:
+        assert kind_of(entry.rank) in move.cards
+    assert entry.expect is not None, f"{entry.file}: add it to [expect] in set.toml"
+    verdict = state.check(move)
+    if entry.expect == "legal":
+        assert verdict.legal, verdict.reason
+    else:
+        assert verdict.reason is not None and verdict.reason.rule == entry.expect
+        assert entry.teaches == entry.expect
+
+
+def pickups(state: State) -> Iterator[TakePile]:
+    """Every pickup the hand could try: natural cards of the top card's rank and wild cards."""
+    top = state.pile_top
+    assert top is not None
+    hand = state.hands[state.current]
+    held = hand[top] if top >= Kind.FOUR else 0
+    for naturals, jokers, twos in itertools.product(
+        range(held + 1), range(hand[Kind.JOKER] + 1), range(hand[Kind.TWO] + 1)
+    ):
+        cards = [top] * naturals + [Kind.TWO] * twos + [Kind.JOKER] * jokers
+        yield TakePile(tuple(cards))
+
+
+def learners_attempt(state: State) -> TakePile:
+    """What a learner reaches for: up to two of the top card's rank, with one wild card
+    when only one natural is held."""
+    top = state.pile_top
+    assert top is not None
+    hand = state.hands[state.current]
+    naturals = min(hand[top], 2) if top >= Kind.FOUR else 0
+    cards = [top] * naturals
+    if naturals == 1 and (hand[Kind.JOKER] or hand[Kind.TWO]):
+        cards.append(Kind.JOKER if hand[Kind.JOKER] else Kind.TWO)
+    return TakePile(tuple(cards))
+
+
+@pytest.mark.parametrize("entry", TAKE_PUZZLES, ids=puzzle_id)
+def test_take_puzzle_matches_its_expectation(entry: Entry) -> None:
+    state = entry.state()
+    assert state.phase is Phase.DRAW, "the learner decides before drawing"
+    assert entry.expect is not None, f"{entry.file}: add it to [expect] in set.toml"
+    verdicts = {move: state.check(move) for move in pickups(state)}
+    legal = [move for move, verdict in verdicts.items() if verdict.legal]
+    engine_takes = [m for m in state.legal_moves() if isinstance(m, TakePile)]
+    if entry.expect == "legal":
+        assert legal, f"no pickup is legal: {learners_attempt(state)} -> " + str(
+            state.check(learners_attempt(state)).reason
+        )
+        assert engine_takes
+    else:
+        assert not legal, f"{legal[0]} is legal"
+        assert not engine_takes
+        reason = state.check(learners_attempt(state)).reason
+        assert reason is not None and reason.rule == entry.expect, reason
+        assert entry.teaches == entry.expect
+
+
+def test_take_puzzles_cover_both_kinds() -> None:
+    expected = [e.expect for e in TAKE_PUZZLES]
+    assert expected.count("legal") >= 3
+    assert {"C-PILE-3", "C-BLK-1", "C-PILE-6", "C-PILE-5"} <= set(expected)
+    # The canonical example: a frozen pile, one natural and a wild card (C-PILE-3) ...
+    frozen = [e for e in TAKE_PUZZLES if e.expect == "C-PILE-3"]
+    assert any(learners_attempt(e.state()).cards.count(Kind.JOKER) == 1 for e in frozen)
+    # ... and the same natural + wild pickup legal once the pile is not frozen (C-PILE-4).
+    natural_and_wild = [
+        e.file
+        for e in TAKE_PUZZLES
+        if e.expect == "legal"
+        and len(learners_attempt(e.state()).cards) == 2
+        and Kind.JOKER in learners_attempt(e.state()).cards
+        and e.state().check(learners_attempt(e.state())).legal
+    ]
+    assert natural_and_wild
+
+
+def test_refused_take_changes_nothing() -> None:
+    """A refused pickup leaves the puzzle position exactly as it was (retries start clean)."""
+    for entry in TAKE_PUZZLES:
+        for move in pickups(entry.state()):
+            state = entry.state()
+            before = state.snapshot()
+            if not state.apply(move).legal:
+                assert state.snapshot() == before, f"{entry.file}: {move}"
+
+
+def test_the_games_loader_accepts_both_sets() -> None:
+    puzzles = pytest.importorskip("canasta_teach.widgets.puzzles")
+    for name, own in (("build-a-meld", MELD_PUZZLES), ("take-the-pile", TAKE_PUZZLES)):
+        loaded = puzzles.load_set(PUZZLES / name)
+        assert [p.name for p in loaded.puzzles] == [e.file for e in own]
+        # The reason the game accepts for a refused pickup is the one [expect] names.
+        for puzzle, entry in zip(loaded.puzzles, own, strict=True):
+            if puzzle.goal == "take_or_explain":
+                reason = puzzles.take_refusal(puzzle.state())
+                assert (reason.rule if reason else "legal") == entry.expect
+
+
+def test_notebooks_find_their_puzzles() -> None:
+    """``play`` walks up from the notebook's folder to ``puzzles/<name>``."""
+    for lang in LANGS:
+        for game in GAME_OF_NOTEBOOK.values():
+            here = LESSONS / lang
+            found = next(
+                (d / "puzzles" / game for d in (here, *here.parents)
+                 if (d / "puzzles" / game / "set.toml").is_file()),
+                None,
+            )  # fmt: skip
+            assert found == PUZZLES / game
