@@ -80,7 +80,9 @@ def parse_kind(token: str) -> Kind:
     Raises ``ValueError`` for anything else; callers turn that into a located error.
     """
     t = token.strip().upper()
-    kind = _BY_TOKEN.get(t) or _ALIASES.get(t)
+    kind = _BY_TOKEN.get(t)
+    if kind is None:
+        kind = _ALIASES.get(t)  # not `or`: Kind.JOKER is 0, which is falsy
     if kind is None:
         raise ValueError(token)
     return kind
