@@ -666,8 +666,7 @@ class State:
             have = self.staged_value() + VALUES[top] + sum(VALUES[k] for k in cards)
             need = self.minimum(team)
             if have < need:
-                return refuse("below_minimum", "C-PILE-6", needed=need, have=have,
-                              rank=_tok(top))  # fmt: skip
+                return refuse("below_minimum", "C-PILE-6", needed=need, have=have)
         hand_after = held - len(cards) + sum(1 for k in self.pile[:-1] if k != RED3)
         if hand_after < 2:
             group_size = (existing.size if existing else 0) + 1 + len(cards)
