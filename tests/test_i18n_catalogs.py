@@ -232,3 +232,13 @@ def test_command_line_words_are_in_every_catalog_with_the_same_placeholders() ->
             (text,) = ENTRIES[lang][key]
             assert _fields(text) == _fields(default), (lang, key, text)
         assert ENTRIES["en"][key] == (default,), f"English {key} differs from cli.py's default"
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_project_glossary_lists_the_card_names_the_catalogs_use(lang: str) -> None:
+    """docs/glossary.md is the reference for lesson writers: it must not drift from the
+    words the engine actually prints."""
+    glossary = (REPO / "docs" / "glossary.md").read_text(encoding="utf-8")
+    for token in TOKENS:
+        for form in ENTRIES[lang][f"card.{token}.name"] + ENTRIES[lang][f"card.{token}.of"]:
+            assert form in glossary, f"{lang} {token}: {form!r} not in docs/glossary.md"

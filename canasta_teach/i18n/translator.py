@@ -23,6 +23,7 @@ from typing import Any
 
 from canasta_teach.engine.cards import TOKENS
 from canasta_teach.engine.moves import Reason
+from canasta_teach.engine.reasons import REASONS, RULES
 from canasta_teach.engine.scoring import ScoreLine
 
 _log = logging.getLogger(__name__)
@@ -290,13 +291,29 @@ class Translator:
         return self.text("engine", key, **params)
 
     def reason_parts(self, reason: Reason | Mapping[str, Any]) -> tuple[str, dict[str, str]]:
-        """The catalog key chosen for ``reason`` and its facts put into words."""
+        """The catalog key chosen for ``reason`` and its facts put into words.
+
+        A code the catalogs do not know, or facts that do not fit it, give a general
+        sentence citing the rule (logged): a learner never sees a traceback or a key."""
         if isinstance(reason, Reason):
             code, rule, facts = reason.code, reason.rule, dict(reason.params)
         else:
-            code, rule = str(reason["code"]), str(reason.get("rule", ""))
+            code, rule = str(reason.get("code", "")), str(reason.get("rule", ""))
             facts = dict(reason.get("params") or {})
-        return _REASON_WORDS.get(code, _plain)(self, code, rule, facts)
+        missing = set(REASONS[code][1]) - set(facts) if code in REASONS else set()
+        if missing:
+            _log.error("reason %s lacks the facts %s", code, sorted(missing))
+        elif code in REASONS:
+            try:
+                return _REASON_WORDS.get(code, _plain)(self, code, rule, facts)
+            except (KeyError, ValueError, TypeError, IndexError) as exc:
+                _log.error("reason %s with facts %r cannot be put into words: %r",
+                           code, facts, exc)  # fmt: skip
+        else:
+            _log.error("unknown reason code %r", code)
+        if rule in RULES:
+            return "refusal.fallback", {"rule": rule, "title": self.rule_title(rule)}
+        return "refusal.fallback_no_rule", {}
 
     def _held(self, rank: str, facts: Mapping[str, Any]) -> list[str]:
         """The cards of the pile's rank and the wild cards in hand, as tokens."""
