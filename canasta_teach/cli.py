@@ -376,6 +376,17 @@ def _build_parser(tr: Translator | None) -> _Parser:
                      description=_t(tr, "cli.help_description", "Canasta positions from the "
                                     "command line: explain a move, list the legal moves, "
                                     "score a hand, replay a saved game."))  # fmt: skip
+    # Also accepted before the command (``canasta-teach --lang ur explain ...``); separate
+    # dests, because a subcommand's defaults would overwrite the values parsed here.
+    parser.add_argument("--lang", dest="lang_before", metavar="LANG",
+                        help=_t(tr, "cli.help_lang", "language of the messages: "
+                                "en, ur, hi or te (default en)"))  # fmt: skip
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        dest="json_before",
+        help=_t(tr, "cli.help_json", "print JSON instead of text"),
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     position_help = _t(tr, "cli.help_position", "a position file (notation), or - for "
@@ -485,6 +496,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                    _t(tr, "cli.usage_error", "{detail}. Try: canasta-teach --help",
                       detail=str(exc)), {"detail": str(exc)})  # fmt: skip
             return EXIT_BAD_INPUT
+        args.as_json = args.as_json or args.json_before
         out = _Out(tr, args.as_json, [])
         try:
             code = _run(out, args)

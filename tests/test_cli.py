@@ -144,6 +144,8 @@ def test_explain_in_each_language(lang: str) -> None:
     assert text in proc.stdout
     assert tr.rule_title("C-PILE-3") in proc.stdout
     assert SCRIPTS[lang].search(text), f"the {lang} reason is not in {lang}'s script: {text}"
+    before = run("--lang", lang, "--json", "explain", str(FROZEN), "take 7 JK")
+    assert before.returncode == 1 and json.loads(before.stdout)["reason"]["text"] == text
 
 
 # ---------------------------------------------------------------------------- bad input
