@@ -921,3 +921,26 @@ def test_two_players_need_two_canastas_to_go_out() -> None:
                    phase=Phase.MELD)  # fmt: skip
     allowed(two, Meld(ks("8 8 8")))
     assert two.is_over
+
+
+@pytest.mark.rule("C-OUT-2")
+def test_going_out_by_taking_the_pile() -> None:
+    state = position(hands={0: "9 9"}, melds={0: ["K K K K K K K"]}, pile="9",
+                     has_melded=(True, False, False, False))  # fmt: skip
+    allowed(state, TakePile(ks("9 9")))
+    assert state.end is not None and (state.end.how, state.end.seat) == ("out", 0)
+    assert state.melds[0][K.NINE].naturals == 3
+
+
+@pytest.mark.rule("C-OUT-3")
+@pytest.mark.rule("C-MIN-4")
+def test_set_aside_before_the_draw_goes_down_after_it_and_may_go_out_concealed() -> None:
+    state = position(hands={0: "7 7 7 7 7 7 7 K K K"}, stock_top="4", scores=(0, 0))
+    allowed(state, Meld(ks("7 7 7 7 7 7 7")))
+    allowed(state, Meld(ks("K K K")))
+    assert state.hand_size(0) == 0 and not state.down[0] and state.phase is Phase.DRAW
+    allowed(state, Draw())
+    # 35 + 30 = 65 meets 50: everything set aside goes down together after the draw.
+    assert state.down[0] and not state.staged and hand_of(state, 0) == kinds("4")
+    allowed(state, Discard(K.FOUR))
+    assert state.end is not None and state.end.how == "concealed"

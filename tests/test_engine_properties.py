@@ -1,0 +1,343 @@
+"""Properties of random legal play, 4- and 2-player, with every rule option switched.
+
+Each example deals a hand from a random seed (and random cumulative scores, so every
+first-meld minimum is met) and plays random legal moves to its end, leaning towards
+melding and pile pickups so that canastas, going out and concealed hands happen too.
+At every state reached the tests check the invariants of classic.md, and they pin
+``legal_moves`` to ``check``: a move is legal per ``check`` exactly when its canonical form
+is listed.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from dataclasses import asdict
+
+from engine_helpers import choose, kind_totals
+from hypothesis import given
+from hypothesis import strategies as st
+
+from canasta_teach.engine.cards import DECK_COUNTS, DECK_SIZE, MELD_RANKS, TOKENS, Kind
+from canasta_teach.engine.game import Game
+from canasta_teach.engine.moves import (
+    Add,
+    Answer,
+    AskPartner,
+    Discard,
+    Draw,
+    Meld,
+    Move,
+    TakePile,
+    canonical,
+)
+from canasta_teach.engine.reasons import FROZEN_BY, REASONS, RULES
+from canasta_teach.engine.rules import CLASSIC2, CLASSIC4, OPTION_NAMES, RuleSet
+from canasta_teach.engine.state import Asked, MeldGroup, Phase, State
+from canasta_teach.engine.view import player_view
+
+JOKER, TWO, RED3, BLACK3 = Kind.JOKER, Kind.TWO, Kind.RED_THREE, Kind.BLACK_THREE
+
+RULESETS: list[RuleSet] = [CLASSIC4, CLASSIC2] + [
+    base.with_options(**{option: not getattr(base, option)})
+    for base in (CLASSIC4, CLASSIC2)
+    for option in OPTION_NAMES
+]
+
+rulesets = st.sampled_from(RULESETS)
+seeds = st.integers(0, 2**32 - 1)
+# Cumulative scores pick the first-meld minimum: 15, 50, 90 or 120 (C-MIN-1).
+scores = st.tuples(*[st.sampled_from([-150, 0, 1600, 3200])] * 2)
+greed = st.sampled_from([0.0, 0.5, 0.8, 0.95])
+MAX_MOVES = 1500
+
+
+def walk(rules: RuleSet, seed: int, score: tuple[int, int], greedy: float) -> Iterator[State]:
+    """Every state of one randomly played hand (the same object, moved on in place)."""
+    state = State.deal(seed, rules, scores=score)
+    rng = random.Random(seed)
+    yield state
+    for _ in range(MAX_MOVES):
+        if state.is_over:
+            return
+        state.play(choose(rng, state.legal_moves(), greedy))
+        yield state
+
+
+def canonical_move(move: Move) -> Move:
+    if isinstance(move, Meld):
+        return Meld(canonical(move.cards))
+    if isinstance(move, TakePile):
+        return TakePile(canonical(move.cards))
+    if isinstance(move, Add):
+        return Add(move.rank, canonical(move.cards))
+    return move
+
+
+def wild_mixes(jokers: int, twos: int) -> Iterator[tuple[Kind, ...]]:
+    """Every choice of wild cards the hand can offer, up to four (one past the limit)."""
+    for j in range(min(jokers, 4) + 1):
+        for t in range(min(twos, 4 - j) + 1):
+            yield (TWO,) * t + (JOKER,) * j
+
+
+def shaped_moves(state: State) -> Iterator[Move]:
+    """Every meld, addition and pickup of one rank plus wild cards from the hand: the only
+    shapes that can be legal, so together with ``junk_moves`` this covers every move."""
+    seat = state.current
+    hand = state.hands[seat]
+    team = seat % 2
+    mixes = list(wild_mixes(hand[JOKER], hand[TWO]))
+    targets = state.melds[team] if state.down[team] else state.staged
+    for rank in range(RED3, 15):
+        for n in range(hand[rank] + 1):
+            for wilds in mixes:
+                cards = (Kind(rank),) * n + wilds
+                if n and rank != RED3 or not n and rank == RED3:
+                    yield Meld(cards)
+                if rank in targets or rank == RED3:
+                    yield Add(Kind(rank), cards)
+    if state.pile:
+        top = state.pile[-1]
+        for n in range(hand[top] + 1):
+            for wilds in mixes:
+                yield TakePile((Kind(top),) * n + wilds)
+    for rank in targets:
+        for wilds in mixes[:3]:
+            yield Add(Kind(rank), (Kind(rank),) * (hand[rank] + 1) + wilds)  # one too many
+
+
+def junk_moves(state: State, rng: random.Random, count: int = 12) -> list[Move]:
+    """Moves of every kind, in and out of phase, mostly illegal: random multisets of the
+    hand's cards (in random order, sometimes with a card not held), wrong ranks, and the
+    legal moves with a card added or taken away."""
+    hand = state.hand_cards(state.current)
+    out: list[Move] = [Draw(), AskPartner(), Answer(True), Answer(False), TakePile(())]
+    out += [Discard(Kind(k)) for k in range(15)]
+    for _ in range(count):
+        size = rng.randint(0, min(8, len(hand)))
+        cards = rng.sample(hand, size)
+        if rng.random() < 0.3:
+            cards.append(Kind(rng.randrange(15)))
+        rng.shuffle(cards)
+        rank = Kind(rng.randrange(15))
+        out += [Meld(tuple(cards)), TakePile(tuple(cards)), Add(rank, tuple(cards))]
+    legal = state.legal_moves()
+    for move in rng.sample(legal, min(6, len(legal))):
+        extra = Kind(rng.randrange(15))
+        if isinstance(move, Meld):
+            out += [Meld((*move.cards, extra)), Meld(move.cards[1:])]
+        elif isinstance(move, TakePile):
+            out += [TakePile((extra, *move.cards)), TakePile(move.cards[:-1])]
+        elif isinstance(move, Add):
+            out += [Add(move.rank, (*move.cards, extra)), Add(extra, move.cards)]
+    return out
+
+
+def assert_reason_registered(state: State, move: Move) -> None:
+    """A refused move: a registered code, rule and facts, and the state is untouched."""
+    before = state.snapshot()
+    copy = state.copy()
+    verdict = state.apply(move)
+    assert state.snapshot() == before and state == copy, f"refused {move} changed the state"
+    reason = verdict.reason
+    assert reason is not None
+    assert reason.code in REASONS, reason.code
+    rules, params = REASONS[reason.code]
+    assert reason.rule in RULES and reason.rule in rules, (reason.code, reason.rule)
+    assert tuple(reason.params) == params, (reason.code, dict(reason.params), params)
+    if reason.code == "frozen_needs_pair":
+        assert reason.params["frozen_by"] in FROZEN_BY
+    json.dumps(reason.to_dict())
+
+
+# ------------------------------------------------------------------ invariants
+
+
+def check_meld_shape(group: MeldGroup, rank: int, rules: RuleSet) -> None:
+    assert group.rank == rank and rank in MELD_RANKS
+    if rank == BLACK3:
+        assert 3 <= group.naturals <= 4 and group.wilds == 0  # C-OUT-4
+    else:
+        assert group.naturals >= 2 and group.wilds <= rules.max_wilds  # C-MELD-2
+        assert group.size >= 3  # C-MELD-1
+        if rules.two_naturals_per_wild:
+            assert group.naturals >= 2 * group.wilds
+    assert min(group.naturals, group.jokers, group.twos) >= 0
+
+
+def check_invariants(state: State, started: set[int]) -> None:
+    rules = state.rules
+    # C-DECK-1: all 108 cards, each kind in full.
+    assert state.card_total() == DECK_SIZE
+    assert kind_totals(state) == list(DECK_COUNTS)
+    assert all(min(hand) >= 0 for hand in state.hands)
+    for team in (0, 1):
+        for rank, group in state.melds[team].items():
+            check_meld_shape(group, rank, rules)
+        # C-MELD-3 (one meld per rank) holds by construction: melds are keyed by rank.
+        if state.melds[team]:
+            assert state.down[team]
+    for rank, group in state.staged.items():
+        assert rank != BLACK3 or state.phase is Phase.MELD
+        check_meld_shape(group, rank, rules)
+    if state.staged:
+        assert not state.down[state.current % 2]
+        assert state.phase in (Phase.DRAW, Phase.MELD)
+    # C-FRZ-1: the freezer count is the pile's wild cards and red threes (and black threes
+    # under the option).
+    freezers = {JOKER, TWO, RED3} | ({BLACK3} if rules.black_three_freezes else set())
+    assert state.pile_freezers == sum(1 for k in state.pile if k in freezers)
+    # Phase and the seat to move agree.
+    assert (state.phase is Phase.ENDED) == (state.end is not None)
+    assert (state.phase is Phase.ANSWER) == (state.asked is Asked.PENDING)
+    if state.phase is Phase.ANSWER:
+        assert rules.players == 4 and rules.ask_partner
+        assert state.to_move == state.partner(state.current) != state.current
+    else:
+        assert state.to_move == state.current
+    assert 0 <= state.current < rules.players
+    # C-RED-1: a red three never stays in the hand of a player whose turn has begun.
+    if state.phase is not Phase.ENDED:
+        started.add(state.current)
+        for seat in started:
+            assert state.hands[seat][RED3] == 0, f"red three in seat {seat}'s hand"
+    assert sum(state.red_threes) <= 4
+
+
+def check_legal_moves(state: State) -> list[Move]:
+    legal = state.legal_moves()
+    if state.phase is Phase.ENDED:
+        assert legal == []
+        return legal
+    assert legal, "no legal move before the hand ended"
+    assert len(set(legal)) == len(legal), "duplicate legal moves"
+    for move in legal:
+        assert canonical_move(move) == move, f"{move} is not in canonical form"
+        verdict = state.check(move)
+        assert verdict.legal, f"listed {move} is refused: {verdict.reason}"
+        if verdict.note is not None:
+            assert verdict.note.code in REASONS
+            assert tuple(verdict.note.params) == REASONS[verdict.note.code][1]
+    return legal
+
+
+# ------------------------------------------------------------------ properties
+
+
+@given(rules=rulesets, seed=seeds, score=scores, greedy=greed)
+def test_random_play_keeps_every_invariant(
+    rules: RuleSet, seed: int, score: tuple[int, int], greedy: float
+) -> None:
+    started: set[int] = set()
+    for state in walk(rules, seed, score, greedy):
+        check_invariants(state, started)
+        check_legal_moves(state)
+
+
+@given(rules=rulesets, seed=seeds, score=scores, greedy=greed)
+def test_check_agrees_with_legal_moves(
+    rules: RuleSet, seed: int, score: tuple[int, int], greedy: float
+) -> None:
+    rng = random.Random(seed ^ 0x5EED)
+    for state in walk(rules, seed, score, greedy):
+        legal = set(state.legal_moves())
+        candidates = [*shaped_moves(state), *junk_moves(state, rng, count=4)]
+        for move in candidates:
+            listed = canonical_move(move) in legal
+            verdict = state.check(move)
+            assert verdict.legal == listed, (
+                f"{move}: check says {verdict.reason or 'legal'}, legal_moves "
+                f"{'lists' if listed else 'omits'} it"
+            )
+
+
+@given(rules=rulesets, seed=seeds, score=scores, greedy=greed)
+def test_refused_moves_change_nothing_and_say_why(
+    rules: RuleSet, seed: int, score: tuple[int, int], greedy: float
+) -> None:
+    rng = random.Random(seed ^ 0xBAD)
+    for i, state in enumerate(walk(rules, seed, score, greedy)):
+        if i % 3 and not state.is_over:
+            continue  # every third state is plenty; refusals are cheap but snapshots are not
+        for move in junk_moves(state, rng):
+            if not state.check(move).legal:
+                assert_reason_registered(state, move)
+
+
+@given(rules=rulesets, seed=seeds, hands=st.integers(1, 2))
+def test_game_record_replays_identically(rules: RuleSet, seed: int, hands: int) -> None:
+    game = Game(rules, seed=seed)
+    rng = random.Random(seed)
+    moves = 0
+    while not game.is_over and game.state.hand_number <= hands and moves < 3 * MAX_MOVES:
+        assert game.apply(choose(rng, game.state.legal_moves())).legal
+        moves += 1
+    record = json.loads(json.dumps(game.record()))
+    again = Game.replay(RuleSet(**record["rules"]), record["seed"], record["moves"])
+    assert again.state == game.state and again.totals == game.totals
+    assert asdict(again.rules) == asdict(game.rules)
+
+
+def _redeal_hidden(state: State, seat: int, rng: random.Random) -> State:
+    """The same table with every card ``seat`` cannot see dealt differently: the other
+    hands (same sizes) and the stock (same size) reshuffled together."""
+    other = state.copy()
+    hidden: list[int] = list(other.stock)
+    others = [s for s in range(state.players) if s != seat]
+    for s in others:
+        for k, c in enumerate(other.hands[s]):
+            hidden.extend([k] * c)
+    rng.shuffle(hidden)
+    for s in others:
+        size = state.hand_size(s)
+        other.hands[s] = [0] * 15
+        for k in hidden[:size]:
+            other.hands[s][k] += 1
+        hidden = hidden[size:]
+    other.stock = hidden
+    return other
+
+
+@given(rules=rulesets, seed=seeds, stop=st.integers(0, 400), seat=st.integers(0, 3))
+def test_player_view_shows_nothing_hidden(rules: RuleSet, seed: int, stop: int, seat: int) -> None:
+    seat %= rules.players
+    state = State.deal(seed, rules)
+    for i, reached in enumerate(walk(rules, seed, (0, 0), 0.8)):
+        state = reached
+        if i >= stop:
+            break
+    state = state.copy()
+    view = player_view(state, seat)
+    json.dumps(view)
+    assert view["hand"] == [TOKENS[k] for k in state.hand_cards(seat)]
+    assert view["stock"] == len(state.stock)
+    rng = random.Random(seed)
+    for _ in range(3):
+        other = _redeal_hidden(state, seat, rng)
+        assert other.card_total() == DECK_SIZE
+        assert player_view(other, seat) == view
+    # The comparison can fail: a change to the seat's own hand shows.
+    if state.hand_size(seat):
+        mine = state.copy()
+        k = next(k for k in range(15) if mine.hands[seat][k])
+        mine.hands[seat][k] -= 1
+        mine.hands[seat][(k + 5) % 15] += 1
+        assert player_view(mine, seat) != view
+    # No value in the view lists another player's cards: card lists are only the seat's
+    # own hand, the melds, the staged melds and the pile's top card.
+    allowed_lists = {"hand", "cards"}
+    for key, value in _walk_items(view):
+        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            assert key in allowed_lists, f"view key {key} lists cards"
+
+
+def _walk_items(node: object, key: str = "") -> Iterator[tuple[str, object]]:
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield k, v
+            yield from _walk_items(v, k)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _walk_items(v, key)
