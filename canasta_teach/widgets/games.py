@@ -1,0 +1,420 @@
+"""The mini-games of lessons 1 and 2, and ``play``: one import and one call per game.
+
+``play("build-a-meld", lang="ur")`` finds the puzzle set ``puzzles/build-a-meld`` (walking up
+from the working directory), and returns the widget to display: the card table with a game
+panel above it (prompt, progress "3 of 8 solved", Hint, Start again, Previous, Next).
+
+- Goal ``meld`` (build a meld): lay down a legal new meld (of the puzzle's rank, if given).
+  With ``proposed``, first judge a meld (Legal / Not legal), then make a legal one.
+- Goal ``take_or_explain`` (take the pile): take the pile if the rules allow it; if they
+  don't, pick the rule that stops you among three or four offered.
+
+Every answer gets feedback at once, explained by the engine's reason and rule id.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import zlib
+from pathlib import Path
+from typing import Any
+
+from canasta_teach.engine import Meld, Move, Reason, TakePile, Verdict
+from canasta_teach.engine.cards import TOKENS
+
+from .puzzles import (
+    Puzzle,
+    PuzzleError,
+    PuzzleSet,
+    best_take_attempt,
+    find_puzzle_set,
+    legal_melds,
+    legal_takes,
+    load_set,
+    offered_reasons,
+    take_refusal,
+)
+from .table import (
+    FONT_FAMILIES,
+    RTL_LANGUAGES,
+    CardTable,
+    TableController,
+    Translator,
+)
+
+log = logging.getLogger(__name__)
+
+GAMES = ("build-a-meld", "take-the-pile")
+REASON_PREFIX = "reason:"
+
+
+class PuzzleGame:
+    """A run through one puzzle set on one ``CardTable``."""
+
+    def __init__(self, puzzle_set: PuzzleSet, translator: Translator, lang: str) -> None:
+        self.set = puzzle_set
+        self.tr = translator
+        self.lang = lang
+        self.index = 0
+        self.solved: set[int] = set()
+        self.stage = "play"  # "judge" (proposed meld), "play", "done"
+        self.hint = ""
+        first = puzzle_set.puzzles[0]
+        self.controller = TableController(
+            first.state(),
+            translator,
+            lang,
+            seat=first.state().current,
+            actions=(),
+            check_move=self._check_move,
+            on_move=self._on_move,
+            on_game_intent=self._on_control,
+        )
+        self.widget: CardTable = self.controller.widget
+        self.widget.game_controller = self
+        self.load(0)
+
+    # ------------------------------------------------------------------ puzzles
+
+    @property
+    def puzzle(self) -> Puzzle:
+        return self.set.puzzles[self.index]
+
+    @property
+    def total(self) -> int:
+        return len(self.set.puzzles)
+
+    def load(self, index: int) -> None:
+        """Show puzzle ``index`` from its starting position."""
+        self.index = max(0, min(index, self.total - 1))
+        puzzle = self.puzzle
+        state = puzzle.state()
+        self.hint = ""
+        self.controller.seat = state.current
+        if puzzle.goal == "meld" and puzzle.proposed is not None:
+            self.stage = "judge"
+        else:
+            self.stage = "play"
+        self._set_actions()
+        with self.widget.hold_sync():
+            self.controller.reset(state)
+            self.render()
+
+    def _set_actions(self) -> None:
+        if self.stage != "play":
+            self.controller.actions = ()
+        elif self.puzzle.goal == "meld":
+            self.controller.actions = ("meld",)
+        else:
+            self.controller.actions = ("take",)
+
+    # ------------------------------------------------------------------ game intents
+
+    def _on_control(self, control: str) -> None:
+        if control == "next":
+            self.load(self.index + 1)
+        elif control == "previous":
+            self.load(self.index - 1)
+        elif control == "retry":
+            self.load(self.index)
+        elif control == "hint":
+            self.hint = self.hint_text()
+            self.render()
+        elif control in ("legal", "not_legal") and self.stage == "judge":
+            self._judge(control == "legal")
+        elif control.startswith(REASON_PREFIX) and self.stage == "play":
+            self._choose_reason(control[len(REASON_PREFIX) :])
+        else:
+            self.controller.say("refusal", self.tr.ui("msg.unknown_action"))
+
+    def _judge(self, says_legal: bool) -> None:
+        puzzle = self.puzzle
+        assert puzzle.proposed is not None
+        verdict = self.controller.state.check(Meld(puzzle.proposed))
+        tr = self.tr
+        if verdict.legal:
+            key = "game.feedback.right_legal" if says_legal else "game.feedback.wrong_legal"
+            self.controller.say("success" if says_legal else "refusal", tr.ui(key))
+        else:
+            assert verdict.reason is not None
+            key = "game.feedback.wrong_illegal" if says_legal else "game.feedback.right_illegal"
+            self.controller.say(
+                "refusal" if says_legal else "success",
+                tr.ui(key, reason=tr.reason(verdict.reason)),
+                verdict.reason.rule,
+            )
+        # Either way the learner now makes a legal meld from the hand.
+        self.stage = "play"
+        self._set_actions()
+        with self.widget.hold_sync():
+            self.controller.render()
+            self.render()
+
+    def _choose_reason(self, rule: str) -> None:
+        state = self.controller.state
+        tr = self.tr
+        if legal_takes(state):
+            self.controller.say("refusal", tr.ui("game.feedback.can_take"))
+            return
+        reason = take_refusal(state)
+        assert reason is not None
+        if rule == reason.rule:
+            self.controller.say(
+                "success",
+                tr.ui("game.feedback.right_reason", reason=tr.reason(reason)),
+                reason.rule,
+            )
+            self._solved()
+        else:
+            self.controller.say(
+                "refusal", tr.ui("game.feedback.wrong_reason", rule=tr.rule_title(rule))
+            )
+
+    # ------------------------------------------------------------------ table hooks
+
+    def _check_move(self, move: Move, verdict: Verdict) -> dict[str, str] | None:
+        """Refuse legal moves that do not answer the puzzle (nothing is played)."""
+        puzzle = self.puzzle
+        if (
+            puzzle.goal == "meld"
+            and isinstance(move, Meld)
+            and puzzle.rank is not None
+            and max(move.cards) != puzzle.rank
+        ):
+            return self._message(
+                "info", self.tr.ui("game.feedback.wrong_rank", cards=self._rank_name())
+            )
+        return None
+
+    def _on_move(self, move: Move, verdict: Verdict) -> None:
+        puzzle = self.puzzle
+        if (puzzle.goal == "meld" and isinstance(move, Meld)) or (
+            puzzle.goal == "take_or_explain" and isinstance(move, TakePile)
+        ):
+            note = self.tr.reason(verdict.note) if verdict.note is not None else ""
+            text = self.tr.ui("game.solved")
+            self.controller.say(
+                "success", f"{text} {note}".strip(), verdict.note.rule if verdict.note else ""
+            )
+            self._solved()
+
+    def _solved(self) -> None:
+        self.solved.add(self.index)
+        self.stage = "done"
+        self._set_actions()
+        with self.widget.hold_sync():
+            self.controller.render()
+            self.render()
+
+    def _message(self, kind: str, text: str) -> dict[str, str]:
+        return {"kind": kind, "text": text, "rule": "", "rule_title": ""}
+
+    # ------------------------------------------------------------------ hints
+
+    def _rank_name(self) -> str:
+        rank = self.puzzle.rank
+        return self.tr.card_of(TOKENS[rank]) if rank is not None else ""
+
+    def hint_text(self) -> str:
+        """A hint derived from the engine for the puzzle as it stands."""
+        tr = self.tr
+        state = self.controller.state
+        puzzle = self.puzzle
+        if self.stage == "done":
+            return tr.ui("hint.solved")
+        if self.stage == "judge":
+            return tr.ui("hint.judge")
+        if puzzle.goal == "meld":
+            melds = legal_melds(state, puzzle.rank)
+            if not melds:  # pragma: no cover - load_set checks this
+                return tr.ui("hint.generic")
+            plain = [m for m in melds if all(k == m.cards[0] for k in m.cards)]
+            meld = plain[0] if plain else melds[0]
+            rank = max(meld.cards)
+            held = state.hands[state.current][rank]
+            cards = tr.card(TOKENS[rank], held)
+            return tr.ui("hint.meld_rank" if plain else "hint.meld_wild", cards=cards)
+        takes = legal_takes(state)
+        top = state.pile_top
+        top_name = tr.card(TOKENS[top]) if top is not None else ""
+        pair = tr.card_plural(TOKENS[top]) if top is not None else ""
+        if takes:
+            take = max(takes, key=lambda t: sum(1 for k in t.cards if k == top))
+            naturals = sum(1 for k in take.cards if k == top)
+            if naturals >= 2:
+                return tr.ui("hint.take_pair", card=top_name, cards=pair)
+            if naturals == 1:
+                return tr.ui("hint.take_natural_wild", card=top_name)
+            return tr.ui("hint.take_onto_meld", card=top_name)
+        reason = state.check(best_take_attempt(state)).reason
+        return self._refusal_hint(reason, top_name, pair)
+
+    def _refusal_hint(self, reason: Reason | None, card: str, pair: str) -> str:
+        tr = self.tr
+        rule = reason.rule if reason is not None else ""
+        if rule == "C-BLK-1":
+            return tr.ui("hint.take_black_three")
+        if rule == "C-PILE-2":
+            return tr.ui("hint.take_wild_top", card=card)
+        if rule == "C-PILE-3":
+            return tr.ui("hint.take_frozen", card=card, cards=pair)
+        if rule == "C-PILE-4":
+            return tr.ui("hint.take_unfrozen", card=card)
+        if rule == "C-PILE-5":
+            return tr.ui("hint.take_one_card")
+        if rule == "C-PILE-6" and reason is not None:
+            return tr.ui(
+                "hint.take_minimum",
+                needed=reason.params.get("needed", 0),
+                have=reason.params.get("have", 0),
+            )
+        return tr.ui("hint.generic")
+
+    # ------------------------------------------------------------------ drawing
+
+    def render(self) -> None:
+        """Send the game panel (one trait update)."""
+        tr = self.tr
+        puzzle = self.puzzle
+        state = self.controller.state
+        title_key = "game.title." + self.set.game.replace("-", "_")
+        title = tr.ui(title_key) if self.set.game in GAMES else self.set.game
+        choices: list[dict[str, Any]] = []
+        proposed: list[str] = []
+        choices_label = ""
+        if puzzle.goal == "meld":
+            if self.stage == "judge":
+                prompt = tr.ui("game.prompt.judge")
+                choices = [
+                    {"id": "legal", "label": tr.ui("game.legal")},
+                    {"id": "not_legal", "label": tr.ui("game.not_legal")},
+                ]
+                choices_label = tr.ui("game.judge_question")
+            elif puzzle.rank is not None:
+                prompt = tr.ui("game.prompt.meld_rank", cards=self._rank_name(),
+                               button=tr.ui("button.meld"))  # fmt: skip
+            else:
+                prompt = tr.ui("game.prompt.meld", button=tr.ui("button.meld"))
+            if puzzle.proposed is not None:
+                proposed = [TOKENS[k] for k in puzzle.proposed]
+        else:
+            prompt = tr.ui("game.prompt.take", button=tr.ui("button.take"))
+            if self.stage == "play":
+                reason = take_refusal(state)
+                salt = zlib.crc32(puzzle.name.encode())
+                rules = offered_reasons(puzzle, reason.rule if reason else None, salt)
+                choices = [{"id": REASON_PREFIX + r, "label": tr.rule_title(r)} for r in rules]
+                choices_label = tr.ui("game.why_not")
+        solved_now = self.index in self.solved
+        all_done = len(self.solved) == self.total
+        progress = tr.ui("game.progress", solved=len(self.solved), total=self.total)
+        if all_done:
+            progress = tr.ui("game.all_solved", total=self.total)
+        controls = [
+            {"id": "hint", "label": tr.ui("game.hint"), "enabled": self.stage != "done"},
+            {"id": "retry", "label": tr.ui("game.retry")},
+            {"id": "previous", "label": tr.ui("game.previous"), "enabled": self.index > 0},
+            {
+                "id": "next",
+                "label": tr.ui("game.next"),
+                "enabled": self.index < self.total - 1,
+                "primary": self.stage == "done",
+            },
+        ]
+        self.widget.game = {
+            "title": title,
+            "puzzle": tr.ui("game.puzzle_number", number=self.index + 1, total=self.total),
+            "progress": progress,
+            "solved": solved_now,
+            "solved_count": len(self.solved),
+            "total": self.total,
+            "prompt": prompt,
+            "proposed": proposed,
+            "proposed_label": tr.ui("game.proposed_label"),
+            "choices": choices,
+            "choices_label": choices_label,
+            "hint": self.hint,
+            "controls": controls,
+            "stage": self.stage,
+        }
+
+
+# ---------------------------------------------------------------------- play()
+
+
+def _language_error(error: Exception) -> Any:
+    """A widget telling, in all four languages, that a language code is unknown.
+
+    ``UnknownLanguage`` already says it once per language, one line each, in the order of
+    ``LANGUAGES`` (and keeps whatever the learner typed printable and short)."""
+    import ipywidgets
+
+    from canasta_teach.i18n import LANGUAGES
+
+    lines = str(error).splitlines()
+    parts = [
+        _html_block(lang, html.escape(line)) for lang, line in zip(LANGUAGES, lines, strict=False)
+    ]
+    return ipywidgets.HTML(
+        "".join(parts), layout=ipywidgets.Layout(border="2px solid #9b1c1c", padding="4px 12px")
+    )
+
+
+def _html_block(lang: str, text: str) -> str:
+    direction = "rtl" if lang in RTL_LANGUAGES else "ltr"
+    height = "2.2" if lang == "ur" else "1.6"
+    family = html.escape(FONT_FAMILIES.get(lang, FONT_FAMILIES["en"]), quote=True)
+    return (
+        f'<p role="alert" class="ct-error" dir="{direction}" lang="{lang}" '
+        f'style="font-family: {family}; line-height: {height}; margin: 4px 0;">{text}</p>'
+    )
+
+
+def _error(translator: Translator, lang: str, key: str, **params: Any) -> Any:
+    import ipywidgets
+
+    safe = {k: html.escape(str(v)) for k, v in params.items()}
+    return ipywidgets.HTML(
+        _html_block(lang, translator.ui(key, **safe)),
+        layout=ipywidgets.Layout(border="2px solid #9b1c1c", padding="4px 12px"),
+    )
+
+
+def play(
+    name: str, lang: str = "en", *, start: Path | None = None, puzzles_dir: Path | None = None
+) -> Any:
+    """The widget of mini-game ``name`` in language ``lang``: display it (the value of the
+    notebook cell).  Never raises: a bad language code or a missing puzzle set shows a
+    clear message instead of a traceback.  ``puzzles_dir`` names the folder holding the sets
+    (tests use it); by default it is found from ``start`` or the working directory."""
+    from canasta_teach.i18n import UnknownLanguage, get_translator
+
+    try:
+        translator = get_translator(lang)
+    except UnknownLanguage as error:
+        return _language_error(error)
+    lang = translator.lang  # "UR", "ur_PK" -> "ur"
+    try:
+        folder = None
+        if isinstance(name, str):
+            if puzzles_dir is not None:
+                candidate = puzzles_dir / name
+                folder = candidate if (candidate / "set.toml").is_file() else None
+            else:
+                folder = find_puzzle_set(name, start)
+        if folder is None:
+            return _error(translator, lang, "error.unknown_game", name=name,
+                          choices=", ".join(GAMES))  # fmt: skip
+        puzzle_set = load_set(folder)
+        game = PuzzleGame(puzzle_set, translator, lang)
+        return game.widget
+    except PuzzleError:
+        log.exception("puzzle set %r could not be loaded", name)
+        return _error(translator, lang, "error.puzzles", name=name)
+    except Exception:  # noqa: BLE001 - no traceback may reach a learner
+        log.exception("play(%r, %r) failed", name, lang)
+        return _error(translator, lang, "msg.error")
+
+
+__all__ = ["GAMES", "PuzzleGame", "play"]

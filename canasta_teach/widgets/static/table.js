@@ -1,0 +1,388 @@
+// The canasta-teach card table: a plain ES module for anywidget (no bundler, no network).
+//
+// Python sends what to draw (`view`), every fixed string already translated (`labels`), the
+// language and direction, a `message` and an optional `game` panel.  This file only draws
+// them and keeps the learner's card selection; every button press goes to Python as an
+// intent: model.send({action, cards, rank?, yes?}) or model.send({action: "game", id}).
+
+// Replaced by the card art (one SVG per card kind) when Python loads this file.
+const CARD_ART = /*CARD_ART*/{};
+
+function h(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function fill(template, values) {
+  return String(template || "").replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
+}
+
+function art(token) {
+  const span = document.createElement("span");
+  span.className = "ct-art";
+  span.innerHTML = CARD_ART[token] || CARD_ART.back || "";
+  return span;
+}
+
+// A card lying on the table (not selectable): an image with a text name.
+function tableCard(token, labels, extra) {
+  const name = (labels.cards || {})[token] || token;
+  return h(
+    "span",
+    { class: "ct-card ct-static " + (extra || ""), role: "img", "aria-label": name, "data-ct-card": token },
+    art(token),
+    h("span", { class: "ct-card-name", "aria-hidden": "true", text: name }),
+  );
+}
+
+function render({ model, el }) {
+  const root = h("div", { class: "ct-root" });
+  const gameEl = h("section", { class: "ct-game" });
+  const tableEl = h("div", { class: "ct-table" });
+  const handEl = h("section", { class: "ct-hand-area" });
+  const buttonsEl = h("div", { class: "ct-buttons", role: "group" });
+  const messageEl = h("div", { class: "ct-message", role: "status", "aria-live": "polite" });
+  root.append(gameEl, tableEl, handEl, buttonsEl, messageEl);
+  el.append(root);
+
+  let selected = new Set(); // indices into view.hand
+  let handKey = "";
+
+  const send = (payload) => model.send(payload);
+  const selectedCards = () => {
+    const hand = (model.get("view") || {}).hand || [];
+    return [...selected].sort((a, b) => a - b).map((i) => hand[i]).filter(Boolean);
+  };
+  const act = (action, extra) => send({ action, cards: selectedCards(), ...(extra || {}) });
+
+  function keepFocus(fn) {
+    const active = document.activeElement;
+    const key = active && root.contains(active) ? active.getAttribute("data-ct-focus") : null;
+    fn();
+    if (key) {
+      const again = root.querySelector(`[data-ct-focus="${CSS.escape(key)}"]`);
+      if (again) again.focus();
+    }
+  }
+
+  function drawRoot() {
+    const lang = model.get("lang") || "en";
+    root.setAttribute("lang", lang);
+    root.setAttribute("dir", model.get("dir") || "ltr");
+    root.style.fontFamily = model.get("font") || "";
+    root.classList.toggle("ct-rtl", model.get("dir") === "rtl");
+    const labels = model.get("labels") || {};
+    tableEl.setAttribute("aria-label", labels.table || "");
+    buttonsEl.setAttribute("aria-label", labels.controls || "");
+    messageEl.setAttribute("aria-label", labels.messages || "");
+  }
+
+  function meldGroup(meld, labels, team, enabled) {
+    const name = (labels.cards || {})[meld.rank] || meld.rank;
+    const cards = h("span", { class: "ct-meld-cards" }, meld.cards.map((t) => tableCard(t, labels, "ct-small")));
+    const badge = meld.canasta
+      ? h("span", {
+          class: "ct-canasta ct-canasta-" + meld.canasta,
+          text: meld.canasta === "natural" ? labels.canasta_natural : labels.canasta_mixed,
+        })
+      : null;
+    const count = h("span", { class: "ct-meld-count", text: meld.text || `${name} × ${meld.size}` });
+    const canAdd = team.mine && enabled.add && selected.size > 0;
+    if (team.mine) {
+      return h(
+        "button",
+        {
+          type: "button",
+          class: "ct-meld" + (meld.canasta ? " ct-is-canasta" : ""),
+          "data-ct-focus": "meld-" + meld.rank,
+          "data-ct-meld": meld.rank,
+          title: labels.add_here,
+          "aria-label": `${meld.text || name}${badge ? ", " + badge.textContent : ""}. ${labels.add_here || ""}`,
+          disabled: !canAdd,
+          onclick: () => act("add", { rank: meld.rank }),
+        },
+        cards,
+        count,
+        badge,
+      );
+    }
+    return h(
+      "div",
+      { class: "ct-meld" + (meld.canasta ? " ct-is-canasta" : ""), "data-ct-meld": meld.rank, role: "group", "aria-label": meld.text || name },
+      cards,
+      count,
+      badge,
+    );
+  }
+
+  function drawTable() {
+    const view = model.get("view") || {};
+    const labels = model.get("labels") || {};
+    const enabled = view.enabled || {};
+    tableEl.replaceChildren();
+    if (!view.teams) return;
+    const [us, them] = view.teams;
+
+    const teamBox = (team) =>
+      h(
+        "section",
+        { class: "ct-team " + (team.mine ? "ct-us" : "ct-them"), "aria-label": `${team.label} (${team.name})` },
+        h(
+          "div",
+          { class: "ct-team-head" },
+          h("strong", { class: "ct-team-label", text: `${team.label} (${team.name})` }),
+          h("span", { class: "ct-score", text: team.score_text }),
+          h("span", { class: "ct-minimum", text: team.minimum_text }),
+          h(
+            "span",
+            { class: "ct-red-threes" },
+            team.red_threes ? tableCard("3R", labels, "ct-tiny") : null,
+            h("span", { text: team.red_text }),
+          ),
+        ),
+        h(
+          "div",
+          { class: "ct-melds" },
+          team.melds.length ? team.melds.map((m) => meldGroup(m, labels, team, enabled)) : h("span", { class: "ct-none", text: labels.no_melds }),
+        ),
+      );
+
+    const others = h(
+      "div",
+      { class: "ct-others" },
+      (view.others || []).map((o) => h("span", { class: "ct-other" + (o.to_move ? " ct-to-move" : ""), text: o.text })),
+    );
+
+    const pile = view.pile || {};
+    let pileCard;
+    if (pile.top) {
+      pileCard = tableCard(pile.top, labels, pile.frozen ? "ct-sideways" : "");
+    } else {
+      pileCard = h("span", { class: "ct-card ct-empty", "aria-hidden": "true" });
+    }
+    const stop = pile.stop
+      ? h("span", { class: "ct-stop", role: "img", "aria-label": labels.stop }, h("span", { text: labels.stop }))
+      : null;
+    const centre = h(
+      "div",
+      { class: "ct-centre" },
+      h(
+        "div",
+        { class: "ct-stock", role: "group", "aria-label": labels.stock },
+        h("span", { class: "ct-card ct-static ct-back", "aria-hidden": "true" }, art("back")),
+        h("span", { class: "ct-caption", text: `${labels.stock}: ${view.stock_text || ""}` }),
+      ),
+      h(
+        "div",
+        { class: "ct-pile" + (pile.frozen ? " ct-frozen" : ""), role: "group", "aria-label": labels.pile, "data-ct-pile": pile.top || "" },
+        h("span", { class: "ct-pile-cards" }, pileCard, stop),
+        h("span", { class: "ct-caption", text: `${labels.pile}: ${pile.text || ""}` }),
+        pile.frozen ? h("span", { class: "ct-frozen-label", text: `${labels.frozen}: ${pile.frozen_text}` }) : null,
+      ),
+    );
+
+    const staged = (view.staged || []).length
+      ? h(
+          "section",
+          { class: "ct-staged", "aria-label": labels.set_aside },
+          h("strong", { text: labels.set_aside }),
+          h("span", { class: "ct-staged-text", text: view.staged_text }),
+          h("div", { class: "ct-melds" }, view.staged.map((m) => meldGroup(m, labels, { mine: true }, enabled))),
+        )
+      : null;
+
+    tableEl.append(
+      ...[
+        h("div", { class: "ct-status" + (view.my_turn ? " ct-my-turn" : ""), text: view.status }),
+        others,
+        teamBox(them),
+        centre,
+        teamBox(us),
+        staged,
+      ].filter(Boolean),
+    );
+  }
+
+  function drawHand() {
+    const view = model.get("view") || {};
+    const labels = model.get("labels") || {};
+    const hand = view.hand || [];
+    const key = JSON.stringify(hand);
+    if (key !== handKey) {
+      selected = new Set();
+      handKey = key;
+    }
+    const cards = hand.map((token, i) => {
+      const name = (labels.cards || {})[token] || token;
+      const isSel = selected.has(i);
+      return h(
+        "button",
+        {
+          type: "button",
+          class: "ct-card ct-in-hand" + (isSel ? " ct-selected" : ""),
+          "data-ct-card": token,
+          "data-ct-focus": "hand-" + i,
+          "aria-pressed": isSel ? "true" : "false",
+          "aria-label": name,
+          onclick: () => {
+            if (selected.has(i)) selected.delete(i);
+            else selected.add(i);
+            keepFocus(redrawLocal);
+          },
+        },
+        art(token),
+        h("span", { class: "ct-card-name", "aria-hidden": "true", text: name }),
+      );
+    });
+    handEl.replaceChildren(
+      h(
+        "div",
+        { class: "ct-hand-head" },
+        h("strong", { text: labels.hand }),
+        h("span", { class: "ct-selected-count", text: fill(labels.selected, { count: selected.size }) }),
+        selected.size
+          ? h("button", { type: "button", class: "ct-clear", "data-ct-focus": "clear", text: labels.clear, onclick: () => { selected = new Set(); keepFocus(redrawLocal); } })
+          : null,
+      ),
+      h("div", { class: "ct-hand", role: "group", "aria-label": labels.hand }, cards),
+    );
+  }
+
+  function drawButtons() {
+    const view = model.get("view") || {};
+    const labels = model.get("labels") || {};
+    const names = labels.buttons || {};
+    const enabled = view.enabled || {};
+    const buttons = [];
+    for (const action of view.actions || []) {
+      if (action === "answer") {
+        if (!enabled.answer) continue;
+        buttons.push(
+          h("button", { type: "button", class: "ct-button", "data-ct-action": "answer-yes", "data-ct-focus": "answer-yes", text: labels.answer_yes, onclick: () => send({ action: "answer", yes: true }) }),
+          h("button", { type: "button", class: "ct-button", "data-ct-action": "answer-no", "data-ct-focus": "answer-no", text: labels.answer_no, onclick: () => send({ action: "answer", yes: false }) }),
+        );
+        continue;
+      }
+      buttons.push(
+        h("button", {
+          type: "button",
+          class: "ct-button",
+          "data-ct-action": action,
+          "data-ct-focus": "action-" + action,
+          disabled: !enabled[action],
+          text: names[action] || action,
+          onclick: () => act(action),
+        }),
+      );
+    }
+    buttonsEl.replaceChildren(...buttons);
+  }
+
+  function drawMessage() {
+    const message = model.get("message") || {};
+    const labels = model.get("labels") || {};
+    messageEl.className = "ct-message" + (message.kind ? " ct-" + message.kind : "");
+    messageEl.replaceChildren();
+    if (!message.text) return;
+    messageEl.append(h("span", { class: "ct-message-text", text: message.text }));
+    if (message.rule) {
+      // Only the id is forced left-to-right; the label and title follow the page direction.
+      messageEl.append(
+        h(
+          "span",
+          { class: "ct-rule", "data-ct-rule": message.rule },
+          h("span", { class: "ct-rule-label", text: labels.rule || "" }),
+          h("bdi", { class: "ct-rule-id", dir: "ltr", text: message.rule }),
+          message.rule_title ? h("span", { class: "ct-rule-title", text: message.rule_title }) : null,
+        ),
+      );
+    }
+  }
+
+  function drawGame() {
+    const game = model.get("game") || {};
+    const labels = model.get("labels") || {};
+    gameEl.replaceChildren();
+    gameEl.hidden = !game.title;
+    if (!game.title) return;
+    gameEl.setAttribute("aria-label", game.title);
+    const control = (c) =>
+      h("button", {
+        type: "button",
+        class: "ct-button ct-game-button" + (c.primary ? " ct-primary" : ""),
+        "data-ct-game": c.id,
+        "data-ct-focus": "game-" + c.id,
+        disabled: c.enabled === false,
+        text: c.label,
+        onclick: () => send({ action: "game", id: c.id }),
+      });
+    gameEl.append(
+      h(
+        "div",
+        { class: "ct-game-head" },
+        h("h3", { class: "ct-game-title", text: game.title }),
+        h("span", { class: "ct-puzzle-number", text: game.puzzle }),
+        h("span", { class: "ct-progress" + (game.solved ? " ct-solved" : ""), "data-ct-progress": `${game.solved_count}/${game.total}`, text: game.progress }),
+      ),
+      h("p", { class: "ct-prompt", text: game.prompt }),
+    );
+    if (game.proposed && game.proposed.length) {
+      gameEl.append(h("div", { class: "ct-proposed", role: "group", "aria-label": game.proposed_label }, game.proposed.map((t) => tableCard(t, labels, "ct-small"))));
+    }
+    if (game.choices && game.choices.length) {
+      gameEl.append(
+        h("div", { class: "ct-choices", role: "group", "aria-label": game.choices_label || "" },
+          game.choices_label ? h("span", { class: "ct-choices-label", text: game.choices_label }) : null,
+          game.choices.map(control)),
+      );
+    }
+    if (game.hint) gameEl.append(h("p", { class: "ct-hint", text: game.hint }));
+    gameEl.append(h("div", { class: "ct-game-nav", role: "group", "aria-label": labels.game_controls || "" }, (game.controls || []).map(control)));
+  }
+
+  function redrawLocal() {
+    drawHand();
+    drawTable(); // meld buttons depend on the selection
+  }
+
+  function redrawAll() {
+    keepFocus(() => {
+      drawRoot();
+      drawGame();
+      drawTable();
+      drawHand();
+      drawButtons();
+      drawMessage();
+    });
+  }
+
+  const onView = () => keepFocus(() => { drawHand(); drawTable(); drawButtons(); });
+  const onMessage = () => drawMessage();
+  const onGame = () => keepFocus(drawGame);
+  model.on("change:view", onView);
+  model.on("change:message", onMessage);
+  model.on("change:game", onGame);
+  model.on("change:labels", redrawAll);
+  model.on("change:lang", redrawAll);
+  redrawAll();
+  return () => {
+    model.off("change:view", onView);
+    model.off("change:message", onMessage);
+    model.off("change:game", onGame);
+    model.off("change:labels", redrawAll);
+    model.off("change:lang", redrawAll);
+  };
+}
+
+export default { render };

@@ -1,0 +1,586 @@
+"""The card table: one anywidget (``CardTable``) drawn in the browser, and a thin Python
+``TableController`` that owns the engine state and the learner's seat.
+
+The browser keeps the card selection (a tap selects or unselects at once, no round trip) and
+sends an *intent* when a button is pressed: ``{"action": "meld", "cards": ["7", "7", "JK"]}``.
+The controller turns the intent into an engine move, asks ``State.check`` and either plays it
+and redraws the table, or leaves everything unchanged and shows the engine's reason in the
+learner's language with its rule id.  Nothing an intent carries can raise into the page.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Protocol
+
+import anywidget
+import traitlets
+
+from canasta_teach.engine import (
+    Add,
+    Answer,
+    AskPartner,
+    Discard,
+    Draw,
+    Kind,
+    Meld,
+    Move,
+    Reason,
+    State,
+    TakePile,
+    Verdict,
+)
+from canasta_teach.engine.cards import TOKENS
+from canasta_teach.engine.moves import canonical
+from canasta_teach.engine.state import Phase
+from canasta_teach.engine.view import player_view, seat_names, team_names
+
+from .cardart import all_card_art
+from .goout import can_go_out, plan_for_selection
+from .puzzles import kind_of
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+#: The table's buttons, in the order they are shown.
+ACTIONS: tuple[str, ...] = ("draw", "take", "meld", "add", "discard", "go_out", "ask", "answer")
+#: Intents that are not table moves (handled by a game around the table).
+GAME_ACTION = "game"
+#: A hand never holds more than this; a longer selection is a malformed payload.
+MAX_SELECTION = 60
+RTL_LANGUAGES = frozenset({"ur"})
+FONT_FAMILIES = {
+    "ur": "'Noto Nastaliq Urdu', 'Noto Naskh Arabic', serif",
+    "hi": "'Noto Sans Devanagari', 'Noto Sans', sans-serif",
+    "te": "'Noto Sans Telugu', 'Noto Sans', sans-serif",
+    "en": "'Noto Sans', 'DejaVu Sans', sans-serif",
+}
+
+
+class Translator(Protocol):
+    """What the table needs from ``canasta_teach.i18n.get_translator(lang)``."""
+
+    def ui(self, key: str, **params: Any) -> str: ...
+    def reason(self, reason: Reason) -> str: ...
+    def rule_title(self, rule_id: str) -> str: ...
+
+    lang: str
+
+    def text(self, domain: str, key: str, **params: Any) -> str: ...
+    def card(self, token: str, count: int = 1) -> str: ...
+    def card_name(self, token: str) -> str: ...
+    def card_plural(self, token: str) -> str: ...
+    def card_of(self, token: str) -> str: ...
+    def cards(self, tokens: Sequence[str]) -> str: ...
+    def seat(self, name: str) -> str: ...
+    def team(self, name: str) -> str: ...
+
+
+#: An opponent or partner: given the state, the move for the seat to move.
+Player = Callable[[State], Move]
+
+
+class BadIntent(ValueError):
+    """A payload the table cannot read (never shown as such: the learner gets a message)."""
+
+
+@lru_cache(maxsize=1)
+def _esm_source() -> str:
+    """table.js with the card art inlined (Voilà serves no package files; see cardart)."""
+    source = (STATIC / "table.js").read_text(encoding="utf-8")
+    art = json.dumps(all_card_art(), ensure_ascii=False)
+    return source.replace("/*CARD_ART*/{}", art, 1)
+
+
+@lru_cache(maxsize=1)
+def _css_source() -> str:
+    return (STATIC / "table.css").read_text(encoding="utf-8")
+
+
+class CardTable(anywidget.AnyWidget):  # type: ignore[misc]
+    """The whole card table (and a game panel) as one widget.
+
+    Synced state: ``view`` (what to draw, from ``engine.view.player_view`` plus the texts and
+    enabled buttons the UI needs), ``labels`` (every fixed string, translated), ``lang``,
+    ``dir``, ``message`` (``{kind, text, rule, rule_title}``) and ``game`` (the game panel, or
+    empty).  The browser sends intents with ``model.send``; see ``TableController``.
+    """
+
+    _esm = traitlets.Unicode(_esm_source()).tag(sync=True)
+    _css = traitlets.Unicode(_css_source()).tag(sync=True)
+    view = traitlets.Dict().tag(sync=True)
+    labels = traitlets.Dict().tag(sync=True)
+    lang = traitlets.Unicode("en").tag(sync=True)
+    dir = traitlets.Unicode("ltr").tag(sync=True)
+    font = traitlets.Unicode(FONT_FAMILIES["en"]).tag(sync=True)
+    message = traitlets.Dict().tag(sync=True)
+    game = traitlets.Dict().tag(sync=True)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.controller: TableController | None = None
+
+
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def build_labels(tr: Translator, players: int = 4) -> dict[str, Any]:
+    """Every fixed string the browser shows, in the translator's language."""
+    buttons = {action: tr.ui(f"button.{action}") for action in ACTIONS}
+    if players == 2:
+        buttons["draw"] = tr.ui("button.draw_two")
+    return {
+        "buttons": buttons,
+        "answer_yes": tr.ui("button.answer_yes"),
+        "answer_no": tr.ui("button.answer_no"),
+        "clear": tr.ui("button.clear"),
+        "cards": {token: _capitalised(tr.card_name(token)) for token in TOKENS},
+        "back": tr.ui("table.card_back"),
+        "table": tr.ui("table.aria"),
+        "hand": tr.ui("table.your_hand"),
+        "selected": tr.ui("table.selected", count="{count}"),  # filled in by the browser
+        "stock": tr.ui("table.stock"),
+        "pile": tr.ui("table.pile"),
+        "frozen": tr.ui("table.frozen"),
+        "stop": tr.ui("table.stop"),
+        "set_aside": tr.ui("table.set_aside"),
+        "canasta_natural": tr.ui("table.canasta_natural"),
+        "canasta_mixed": tr.ui("table.canasta_mixed"),
+        "no_melds": tr.ui("table.no_melds"),
+        "add_here": tr.ui("table.add_here"),
+        "messages": tr.ui("table.messages"),
+        "rule": tr.ui("table.rule"),
+        "controls": tr.ui("table.controls"),
+        "game_controls": tr.ui("game.controls"),
+    }
+
+
+def _tokens(payload: Mapping[str, Any], key: str) -> list[Kind]:
+    raw = payload.get(key, [])
+    if raw is None:
+        return []
+    if not isinstance(raw, list) or len(raw) > MAX_SELECTION:
+        raise BadIntent(key)
+    kinds = []
+    for token in raw:
+        if not isinstance(token, str):
+            raise BadIntent(key)
+        try:
+            kinds.append(kind_of(token))
+        except ValueError:
+            raise BadIntent(key) from None
+    return kinds
+
+
+class TableController:
+    """Owns an engine ``State``, a ``Translator`` and the learner's seat; drives a ``CardTable``.
+
+    ``actions`` limits the buttons shown (a mini-game shows only the ones its puzzle needs).
+    ``players`` maps other seats to a function choosing their move; seats without one simply
+    wait.  ``check_move`` lets a game refuse a legal move that does not answer its puzzle
+    (return a message) and ``on_move`` tells it a move was played.
+    """
+
+    def __init__(
+        self,
+        state: State,
+        translator: Translator,
+        lang: str,
+        seat: int = 0,
+        *,
+        actions: Sequence[str] = ACTIONS,
+        players: Mapping[int, Player] | None = None,
+        widget: CardTable | None = None,
+        check_move: Callable[[Move, Verdict], dict[str, str] | None] | None = None,
+        on_move: Callable[[Move, Verdict], None] | None = None,
+        on_game_intent: Callable[[str], None] | None = None,
+    ) -> None:
+        self.state = state
+        self.tr = translator
+        self.lang = lang
+        self.seat = seat
+        self.actions = tuple(a for a in ACTIONS if a in actions)
+        self.players = dict(players or {})
+        self.check_move = check_move
+        self.on_move = on_move
+        self.on_game_intent = on_game_intent
+        self.widget = widget if widget is not None else CardTable()
+        self.widget.controller = self
+        self.widget.on_msg(self._on_msg)
+        with self.widget.hold_sync():
+            self.widget.lang = lang
+            self.widget.dir = "rtl" if lang in RTL_LANGUAGES else "ltr"
+            self.widget.font = FONT_FAMILIES.get(lang, FONT_FAMILIES["en"])
+            self.widget.labels = build_labels(translator, state.players)
+            self.widget.message = {}
+            self.render()
+
+    # ------------------------------------------------------------------ intents
+
+    def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        self.intent(content)
+
+    def intent(self, payload: Any) -> None:
+        """Handle one intent from the browser.  Never raises: anything unexpected becomes a
+        translated message and a log record, and the state stays as it was."""
+        before = self.state.copy()
+        try:
+            self._intent(payload)
+        except BadIntent:
+            self.state = before
+            self.say("refusal", self.tr.ui("msg.bad_request"))
+            self.render()
+        except Exception:  # noqa: BLE001 - no traceback may reach the page
+            log.exception("table intent failed: %r", payload)
+            self.state = before
+            try:
+                self.say("refusal", self.tr.ui("msg.error"))
+                self.render()
+            except Exception:  # noqa: BLE001
+                log.exception("could not even redraw the table")
+
+    def _intent(self, payload: Any) -> None:
+        if not isinstance(payload, Mapping):
+            raise BadIntent("payload")
+        action = payload.get("action")
+        if action == GAME_ACTION:
+            control = payload.get("id")
+            if not isinstance(control, str) or self.on_game_intent is None:
+                raise BadIntent("id")
+            self.on_game_intent(control)
+            return
+        if not isinstance(action, str) or action not in self.actions:
+            self.say("refusal", self.tr.ui("msg.unknown_action"))
+            return
+        cards = _tokens(payload, "cards")
+        state = self.state
+        if state.is_over:
+            self.say("refusal", self.tr.ui("msg.hand_over"))
+            return
+        if state.to_move != self.seat:
+            who = self.tr.seat(seat_names(state.players)[state.to_move])
+            self.say("refusal", self.tr.ui("msg.not_your_turn", seat=who))
+            return
+        if action == "go_out":
+            self._go_out(cards)
+            return
+        move = self._move_for(action, cards, payload)
+        if move is not None:
+            self.play(move)
+
+    def _move_for(self, action: str, cards: list[Kind], payload: Mapping[str, Any]) -> Move | None:
+        """The engine move an intent asks for, or None after telling the learner what is
+        missing (a selection the move needs)."""
+        if action == "draw":
+            return Draw()
+        if action == "take":
+            return TakePile(canonical(cards))
+        if action == "meld":
+            if not cards:
+                self.say("refusal", self.tr.ui("msg.select_cards"))
+                return None
+            return Meld(canonical(cards))
+        if action == "add":
+            return self._add_move(cards, payload.get("rank"))
+        if action == "discard":
+            if len(cards) != 1:
+                self.say("refusal", self.tr.ui("msg.select_one_discard"))
+                return None
+            return Discard(cards[0])
+        if action == "ask":
+            return AskPartner()
+        if action == "answer":
+            yes = payload.get("yes")
+            if not isinstance(yes, bool):
+                raise BadIntent("yes")
+            return Answer(yes)
+        raise BadIntent(action)  # pragma: no cover - ACTIONS is exhaustive
+
+    def _add_move(self, cards: list[Kind], rank: Any) -> Move | None:
+        if not cards:
+            self.say("refusal", self.tr.ui("msg.select_cards"))
+            return None
+        if rank is None:
+            naturals = {k for k in cards if k.is_natural or k == Kind.BLACK_THREE}
+            if len(naturals) != 1:
+                # Only wild cards (or several ranks): which meld is meant?
+                self.say("refusal", self.tr.ui("msg.choose_meld"))
+                return None
+            target = naturals.pop()
+        else:
+            if not isinstance(rank, str):
+                raise BadIntent("rank")
+            try:
+                target = kind_of(rank)
+            except ValueError:
+                raise BadIntent("rank") from None
+        return Add(target, canonical(cards))
+
+    def play(self, move: Move) -> Verdict:
+        """Check ``move`` for the learner; play it if legal; tell the learner either way."""
+        verdict = self.state.check(move)
+        if not verdict.legal:
+            assert verdict.reason is not None
+            self.refuse(verdict.reason)
+            return verdict
+        if self.check_move is not None:
+            blocked = self.check_move(move, verdict)
+            if blocked is not None:
+                self.message = blocked
+                self.render()
+                return verdict
+        hand_before = self.state.hands[self.seat][:]
+        self.state.apply(move)
+        self.say(*self._success_text(move, verdict, hand_before))
+        self._run_others()
+        if self.on_move is not None:
+            self.on_move(move, verdict)
+        self.render()
+        return verdict
+
+    def _go_out(self, cards: list[Kind]) -> None:
+        state = self.state
+        if state.phase is not Phase.MELD:
+            reason = state.check(Discard(Kind.JOKER)).reason  # the phase refusal
+            if reason is not None:
+                self.refuse(reason)
+                return
+        plan = plan_for_selection(state, cards)
+        if plan is None:
+            self.say("refusal", self.tr.ui("msg.go_out_select"))
+            return
+        if plan.moves is None:
+            if plan.reason is not None:
+                self.refuse(plan.reason)
+            else:
+                self.say("refusal", self.tr.ui("msg.go_out_cards_left"))
+            return
+        trial = state.copy()
+        for move in plan.moves:
+            trial.apply(move)
+        if self.check_move is not None:
+            blocked = self.check_move(plan.moves[-1], Verdict())
+            if blocked is not None:
+                self.message = blocked
+                self.render()
+                return
+        self.state = trial  # all or nothing: the copy went out, so it becomes the table
+        self.say("success", self.tr.ui("msg.went_out"))
+        if self.on_move is not None:
+            self.on_move(plan.moves[-1], Verdict())
+        self.render()
+
+    def _success_text(
+        self, move: Move, verdict: Verdict, hand_before: list[int]
+    ) -> tuple[str, str]:
+        tr = self.tr
+        state = self.state
+        if state.end is not None and state.end.seat == self.seat and state.end.how != "stock":
+            return "success", tr.ui("msg.went_out")
+        if verdict.note is not None:
+            return "info", tr.reason(verdict.note)
+        if isinstance(move, Draw):
+            hand = state.hands[self.seat]
+            new = [TOKENS[k] for k in range(len(hand)) for _ in range(hand[k] - hand_before[k])]
+            if state.end is not None:
+                return "info", tr.ui("msg.hand_over")
+            return "success", tr.ui("msg.drew", cards=tr.cards(new))
+        if isinstance(move, TakePile):
+            return "success", tr.ui("msg.took")
+        if isinstance(move, Meld):
+            return "success", tr.ui("msg.melded", cards=tr.cards([TOKENS[k] for k in move.cards]))
+        if isinstance(move, Add):
+            return "success", tr.ui("msg.added", cards=tr.cards([TOKENS[k] for k in move.cards]))
+        if isinstance(move, Discard):
+            return "success", tr.ui("msg.discarded", card=tr.card(TOKENS[move.card]))
+        if isinstance(move, AskPartner):
+            return "info", tr.ui("msg.asked")
+        if isinstance(move, Answer):
+            return "info", tr.ui("msg.answered_yes" if move.yes else "msg.answered_no")
+        return "success", ""  # pragma: no cover
+
+    def _run_others(self, limit: int = 400) -> None:
+        """Let seats with a player function move until the learner is to move again."""
+        state = self.state
+        for _ in range(limit):
+            if state.is_over or state.to_move == self.seat:
+                return
+            player = self.players.get(state.to_move)
+            if player is None:
+                return
+            move = player(state)
+            was_question = state.phase is Phase.ANSWER
+            verdict = state.apply(move)
+            if not verdict.legal:
+                log.error("player for seat %s chose an illegal move %s", state.to_move, move)
+                return
+            if was_question and isinstance(move, Answer) and state.current == self.seat:
+                self.say("info", self.tr.ui("msg.partner_yes" if move.yes else "msg.partner_no"))
+
+    # ------------------------------------------------------------------ messages
+
+    @property
+    def message(self) -> dict[str, str]:
+        return dict(self.widget.message)
+
+    @message.setter
+    def message(self, value: dict[str, str]) -> None:
+        self.widget.message = value
+
+    def say(self, kind: str, text: str, rule: str = "") -> None:
+        self.message = {
+            "kind": kind,
+            "text": text,
+            "rule": rule,
+            "rule_title": self.tr.rule_title(rule) if rule else "",
+        }
+
+    def refuse(self, reason: Reason) -> None:
+        """Show the engine's refusal: a full sentence, with the rule id and its title."""
+        self.say("refusal", self.tr.reason(reason), reason.rule)
+
+    # ------------------------------------------------------------------ drawing
+
+    def enabled(self) -> dict[str, bool]:
+        """Which buttons some legal move uses right now (all False off the learner's turn)."""
+        enabled = dict.fromkeys(ACTIONS, False)
+        state = self.state
+        if state.is_over or state.to_move != self.seat:
+            return enabled
+        for move in state.legal_moves():
+            if isinstance(move, Draw):
+                enabled["draw"] = True
+            elif isinstance(move, TakePile):
+                enabled["take"] = True
+            elif isinstance(move, Meld):
+                enabled["meld"] = True
+            elif isinstance(move, Add):
+                enabled["add"] = True
+            elif isinstance(move, Discard):
+                enabled["discard"] = True
+            elif isinstance(move, AskPartner):
+                enabled["ask"] = True
+            elif isinstance(move, Answer):
+                enabled["answer"] = True
+        enabled["ask"] = enabled["ask"] and state.partner(self.seat) in self.players
+        enabled["go_out"] = "go_out" in self.actions and can_go_out(state)
+        return {a: enabled[a] and a in self.actions for a in ACTIONS}
+
+    def table_view(self) -> dict[str, Any]:
+        """``player_view`` of the learner's seat plus the texts and state the UI draws."""
+        tr = self.tr
+        state = self.state
+        view = player_view(state, self.seat)
+        names = seat_names(state.players)
+        teams = team_names(state.players)
+        mine = self.seat % 2
+        order = (mine, 1 - mine)
+        team_views = []
+        for t in order:
+            tv = view["teams"][t]
+            team_views.append(
+                {
+                    "label": tr.ui("table.team_us" if t == mine else "table.team_them"),
+                    "name": tr.team(teams[t]),
+                    "mine": t == mine,
+                    "melds": tv["melds"],
+                    "red_threes": tv["red_threes"],
+                    "red_text": tr.ui("table.red_threes", count=tv["red_threes"]),
+                    "score_text": tr.ui("table.score", points=tv["score"]),
+                    "minimum_text": (
+                        tr.ui("table.minimum", points=tv["minimum"])
+                        if tv["minimum"]
+                        else tr.ui("table.minimum_met")
+                    ),
+                    "canastas": tv["canastas"],
+                }
+            )
+        others = []
+        for s in range(state.players):
+            if s == self.seat:
+                continue
+            role = "table.partner" if s % 2 == mine else "table.opponent"
+            others.append(
+                {
+                    "seat": names[s],
+                    "text": tr.ui(
+                        "table.player_cards",
+                        player=tr.ui(role, seat=tr.seat(names[s])),
+                        count=state.hand_size(s),
+                    ),
+                    "to_move": s == state.to_move and not state.is_over,
+                }
+            )
+        pile = view["pile"]
+        if pile["top"] is None:
+            pile_text = tr.ui("table.pile_empty")
+        else:
+            pile_text = tr.ui("table.pile_count", count=pile["size"])
+        frozen_text = ""
+        if pile["frozen"]:
+            frozen_text = tr.ui(
+                "table.frozen_first_meld" if pile["frozen"] == "first_meld" else "table.frozen_all"
+            )
+        for team_view in team_views:
+            for m in team_view["melds"]:
+                m["text"] = tr.cards(m["cards"])
+        for m in view["staged"]:
+            m["text"] = tr.cards(m["cards"])
+        meld_index = {m["rank"]: True for m in team_views[0]["melds"]}
+        for m in view["staged"]:
+            meld_index[m["rank"]] = True
+        return {
+            **view,
+            "teams": team_views,
+            "others": others,
+            "my_turn": state.to_move == self.seat and not state.is_over,
+            "status": self._status_text(),
+            "pile": {**pile, "text": pile_text, "frozen_text": frozen_text},
+            "stock_text": tr.ui("table.stock_count", count=view["stock"]),
+            "staged_text": (
+                tr.ui("table.staged", have=state.staged_value(), needed=state.minimum(mine))
+                if view["staged"]
+                else ""
+            ),
+            "actions": list(self.actions),
+            "enabled": self.enabled(),
+            "addable": sorted(meld_index),
+        }
+
+    def _status_text(self) -> str:
+        tr = self.tr
+        state = self.state
+        names = seat_names(state.players)
+        if state.end is not None:
+            who = tr.seat(names[state.end.seat])
+            if state.end.how == "stock":
+                return tr.ui("table.ended_stock")
+            if state.end.seat == self.seat:
+                return tr.ui("table.you_went_out")
+            return tr.ui("table.went_out", seat=who)
+        if state.to_move != self.seat:
+            if state.phase is Phase.ANSWER:
+                return tr.ui("table.waiting_answer", seat=tr.seat(names[state.to_move]))
+            return tr.ui("table.waiting", seat=tr.seat(names[state.to_move]))
+        if state.phase is Phase.ANSWER:
+            return tr.ui("table.partner_asks", seat=tr.seat(names[state.current]))
+        if state.phase is Phase.DRAW:
+            return tr.ui("table.turn_draw")
+        return tr.ui("table.turn_meld")
+
+    def render(self) -> None:
+        """Send the table as it is now (one trait update: one comm message)."""
+        self.widget.view = self.table_view()
+
+    def reset(self, state: State) -> None:
+        """Show a new position (a game's next puzzle), clearing the message."""
+        self.state = state
+        with self.widget.hold_sync():
+            self.widget.message = {}
+            self.render()

@@ -1,0 +1,303 @@
+"""The mini-games (build a meld, take the pile) and ``play``, without a browser.
+
+They run on the tiny puzzle sets of ``lessons/puzzles/_test/`` (test-only data); every real
+puzzle set of the lessons is checked against the engine too.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import ipywidgets
+import pytest
+
+from canasta_teach.i18n import get_translator
+from canasta_teach.widgets import CardTable, PuzzleGame, play
+from canasta_teach.widgets.puzzles import (
+    PuzzleError,
+    find_puzzle_set,
+    legal_melds,
+    load_set,
+    offered_reasons,
+    take_refusal,
+)
+
+REPO = Path(__file__).resolve().parents[1]
+PUZZLES = REPO / "lessons" / "puzzles"
+TEST_SETS = PUZZLES / "_test"
+LANGS = ("en", "ur", "hi", "te")
+
+
+def game(name: str, lang: str = "en") -> tuple[CardTable, PuzzleGame]:
+    widget = play(name, lang=lang, puzzles_dir=TEST_SETS)
+    assert isinstance(widget, CardTable), widget
+    return widget, widget.game_controller
+
+
+def press(g: PuzzleGame, control: str) -> None:
+    g.controller.intent({"action": "game", "id": control})
+
+
+# ---------------------------------------------------------------------- build a meld
+
+
+def test_build_a_meld_counts_progress_and_advances() -> None:
+    w, g = game("meld", "ur")
+    tr = get_translator("ur")
+    assert w.game["progress"] == tr.ui("game.progress", solved=0, total=3)
+    assert w.game["title"] == tr.ui("game.title.build_a_meld")
+    assert w.view["actions"] == ["meld"]
+    # An illegal meld: refused with the engine's reason, nothing solved.
+    g.controller.intent({"action": "meld", "cards": ["4", "4"]})
+    assert w.message["kind"] == "refusal" and w.message["rule"] == "C-MELD-1"
+    assert g.solved == set()
+    # A legal meld of another rank than the puzzle asks for: not played, explained.
+    before = g.controller.state.snapshot()
+    g.controller.intent({"action": "meld", "cards": ["4", "4", "5"]})  # refused anyway
+    assert g.controller.state.snapshot() == before
+    # The right meld: solved, progress 1 of 3, table buttons gone, Next is the way on.
+    g.controller.intent({"action": "meld", "cards": ["K", "K", "K"]})
+    assert g.solved == {0}
+    assert w.game["progress"] == tr.ui("game.progress", solved=1, total=3)
+    assert w.game["solved"] and w.game["stage"] == "done"
+    assert w.view["actions"] == []
+    assert w.message["text"].startswith(tr.ui("game.solved"))
+    press(g, "next")
+    assert g.index == 1 and w.game["puzzle"] == tr.ui("game.puzzle_number", number=2, total=3)
+    assert w.message == {}
+
+
+def test_a_legal_meld_of_the_wrong_rank_is_not_played(tmp_path: Path) -> None:
+    text = (TEST_SETS / "meld" / "01-kings.txt").read_text()
+    folder = tmp_path / "wrong-rank"
+    folder.mkdir()
+    (folder / "01.txt").write_text(text.replace("S: K K K 9 J 5 4 4", "S: K K K J J J 4 4"))
+    (folder / "set.toml").write_text('[[puzzle]]\nfile = "01.txt"\ngoal = "meld"\nrank = "K"\n')
+    w = play("wrong-rank", lang="hi", puzzles_dir=tmp_path)
+    g = w.game_controller
+    before = g.controller.state.snapshot()
+    g.controller.intent({"action": "meld", "cards": ["J", "J", "J"]})
+    assert g.controller.state.snapshot() == before
+    tr = get_translator("hi")
+    assert w.message["text"] == tr.ui("game.feedback.wrong_rank", cards=tr.card_of("K"))
+    assert g.solved == set()
+
+
+@pytest.mark.parametrize(("answer", "right"), [("not_legal", True), ("legal", False)])
+def test_judging_an_illegal_proposed_meld(answer: str, right: bool) -> None:
+    w, g = game("meld", "te")
+    press(g, "next")  # 02: proposed "9 2 JK" is not legal (C-MELD-2)
+    assert w.game["stage"] == "judge"
+    assert w.game["proposed"] == ["9", "2", "JK"]
+    assert [c["id"] for c in w.game["choices"]] == ["legal", "not_legal"]
+    assert w.view["actions"] == []  # first judge, then meld
+    press(g, answer)
+    assert w.message["rule"] == "C-MELD-2"
+    assert w.message["kind"] == ("success" if right else "refusal")
+    assert w.game["stage"] == "play" and w.view["actions"] == ["meld"]
+    g.controller.intent({"action": "meld", "cards": ["Q", "Q", "JK"]})
+    assert g.solved == {1}
+
+
+def test_judging_a_legal_proposed_meld() -> None:
+    w, g = game("meld")
+    press(g, "next")
+    press(g, "next")  # 03: "7 7 2 JK JK" is legal: two naturals, three wild cards
+    press(g, "not_legal")
+    assert w.message["kind"] == "refusal"
+    assert w.message["text"] == get_translator("en").ui("game.feedback.wrong_legal")
+    g.controller.intent({"action": "meld", "cards": ["7", "7", "2", "JK", "JK"]})
+    assert g.solved == {2}
+
+
+def test_hints_come_from_the_engine_in_the_learners_language() -> None:
+    w, g = game("meld", "hi")
+    press(g, "hint")
+    tr = get_translator("hi")
+    assert w.game["hint"] == tr.ui("hint.meld_rank", cards=tr.card("K", 3))
+    press(g, "next")
+    press(g, "hint")
+    assert w.game["hint"] == tr.ui("hint.judge")
+
+
+def test_previous_next_and_retry_stay_in_bounds_and_keep_progress() -> None:
+    w, g = game("meld")
+    press(g, "previous")
+    assert g.index == 0
+    g.controller.intent({"action": "meld", "cards": ["K", "K", "K"]})
+    press(g, "retry")  # the same puzzle, from its start; progress is kept
+    assert g.index == 0 and len(g.controller.state.melds[0]) == 1
+    assert g.solved == {0} and w.game["stage"] == "play"
+    for _ in range(5):
+        press(g, "next")
+    assert g.index == 2
+    controls = {c["id"]: c for c in w.game["controls"]}
+    assert controls["next"]["enabled"] is False and controls["previous"]["enabled"] is True
+
+
+def test_all_solved() -> None:
+    w, g = game("meld")
+    g.controller.intent({"action": "meld", "cards": ["K", "K", "K"]})
+    press(g, "next")
+    press(g, "not_legal")
+    g.controller.intent({"action": "meld", "cards": ["Q", "Q", "JK"]})
+    press(g, "next")
+    press(g, "legal")
+    g.controller.intent({"action": "meld", "cards": ["7", "7", "7"]})
+    assert g.solved == {0, 1, 2}
+    assert w.game["progress"] == get_translator("en").ui("game.all_solved", total=3)
+
+
+# ---------------------------------------------------------------------- take the pile
+
+
+def test_take_the_pile_when_it_can_be_taken() -> None:
+    w, g = game("take", "ur")
+    assert w.view["actions"] == ["take"] and w.view["enabled"]["take"]
+    # Choosing a reason when the pile can be taken: told to look again.
+    rule = w.game["choices"][0]["id"]
+    press(g, rule)
+    assert w.message["text"] == get_translator("ur").ui("game.feedback.can_take")
+    assert g.solved == set()
+    # A natural and a joker do not take a frozen pile (C-PILE-3)...
+    before = g.controller.state.snapshot()
+    g.controller.intent({"action": "take", "cards": ["7", "JK"]})
+    assert g.controller.state.snapshot() == before and w.message["rule"] == "C-PILE-3"
+    # ... a natural pair does.
+    g.controller.intent({"action": "take", "cards": ["7", "7"]})
+    assert g.solved == {0}
+    assert g.controller.state.pile == []
+
+
+@pytest.mark.parametrize(("index", "rule"), [(1, "C-PILE-3"), (2, "C-BLK-1")])
+def test_take_the_pile_when_it_cannot_be_taken_asks_why(index: int, rule: str) -> None:
+    w, g = game("take", "hi")
+    for _ in range(index):
+        press(g, "next")
+    offered = [c["id"].removeprefix("reason:") for c in w.game["choices"]]
+    assert rule in offered and 3 <= len(offered) <= 4 and len(set(offered)) == len(offered)
+    tr = get_translator("hi")
+    assert {c["label"] for c in w.game["choices"]} == {tr.rule_title(r) for r in offered}
+    # Trying to take it anyway: refused, explained by the engine.
+    g.controller.intent({"action": "take", "cards": []})
+    assert w.message["kind"] == "refusal" and w.message["rule"] == rule
+    # A wrong reason: told so, not solved.
+    wrong = next(r for r in offered if r != rule)
+    press(g, "reason:" + wrong)
+    assert w.message["text"] == tr.ui("game.feedback.wrong_reason", rule=tr.rule_title(wrong))
+    assert index not in g.solved
+    # The right one: solved, with the engine's explanation.
+    press(g, "reason:" + rule)
+    assert index in g.solved and w.message["rule"] == rule
+    reason = take_refusal(g.controller.state)
+    assert reason is not None
+    assert w.message["text"] == tr.ui("game.feedback.right_reason", reason=tr.reason(reason))
+
+
+def test_take_hints_name_the_top_card() -> None:
+    w, g = game("take")
+    press(g, "hint")
+    tr = get_translator("en")
+    assert w.game["hint"] == tr.ui("hint.take_pair", card=tr.card("7"), cards=tr.card_plural("7"))
+    press(g, "next")
+    press(g, "next")
+    press(g, "hint")
+    assert w.game["hint"] == tr.ui("hint.take_black_three")
+
+
+def test_offered_reasons_vary_in_place_but_always_include_the_right_one() -> None:
+    puzzle = load_set(TEST_SETS / "take").puzzles[1]
+    places = set()
+    for salt in range(12):
+        offered = offered_reasons(puzzle, "C-PILE-3", salt)
+        assert "C-PILE-3" in offered and len(offered) == 4
+        places.add(offered.index("C-PILE-3"))
+    assert len(places) > 1
+
+
+# ---------------------------------------------------------------------- play()
+
+
+@pytest.mark.parametrize("bad", ["xx", "", "english", 7, None, "<script>alert(1)</script>"])
+def test_a_bad_language_code_is_explained_in_all_four_languages(bad: object) -> None:
+    widget = play("meld", lang=bad, puzzles_dir=TEST_SETS)  # type: ignore[arg-type]
+    assert isinstance(widget, ipywidgets.HTML)
+    for lang in LANGS:
+        assert f'lang="{lang}"' in widget.value
+    assert 'dir="rtl" lang="ur"' in widget.value
+    assert "<script>" not in widget.value
+
+
+def test_language_codes_are_normalised() -> None:
+    widget = play("meld", lang="UR", puzzles_dir=TEST_SETS)
+    assert isinstance(widget, CardTable) and widget.lang == "ur" and widget.dir == "rtl"
+
+
+def test_an_unknown_game_is_explained_in_the_learners_language() -> None:
+    widget = play("no-such-game", lang="te", puzzles_dir=TEST_SETS)
+    assert isinstance(widget, ipywidgets.HTML)
+    assert 'lang="te"' in widget.value and "no-such-game" in widget.value
+
+
+def test_a_broken_puzzle_set_is_reported_not_raised(tmp_path: Path) -> None:
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / "set.toml").write_text('[[puzzle]]\nfile = "nope.txt"\ngoal = "meld"\n')
+    widget = play("broken", lang="en", puzzles_dir=tmp_path)
+    assert isinstance(widget, ipywidgets.HTML) and "broken" in widget.value
+
+
+def test_play_finds_the_puzzles_from_a_lesson_folder(tmp_path: Path) -> None:
+    """Voilà and nbval run a notebook in its folder, lessons/<lang>/."""
+    lessons = tmp_path / "lessons"
+    shutil.copytree(TEST_SETS / "meld", lessons / "puzzles" / "build-a-meld")
+    (lessons / "ur").mkdir()
+    assert find_puzzle_set("build-a-meld", lessons / "ur") == lessons / "puzzles" / "build-a-meld"
+    assert find_puzzle_set("../ur", lessons / "ur") is None
+    cwd = os.getcwd()
+    try:
+        os.chdir(lessons / "ur")
+        widget = play("build-a-meld", lang="ur")
+    finally:
+        os.chdir(cwd)
+    assert isinstance(widget, CardTable)
+    assert widget.game["title"] == get_translator("ur").ui("game.title.build_a_meld")
+
+
+@pytest.mark.parametrize(
+    ("entry", "problem"),
+    [
+        ('file = "01-kings.txt"\ngoal = "fly"', "goal"),
+        ('file = "01-kings.txt"\ngoal = "meld"\nrank = "Q"', "no legal meld"),
+        ('file = "01-kings.txt"\ngoal = "meld"\nproposed = "A A A"', "not in the hand"),
+        ('file = "01-kings.txt"\ngoal = "take_or_explain"', "draw phase"),
+        ('file = "../meld/01-kings.txt"\ngoal = "meld"', "no file"),
+        ('file = "01-kings.txt"\ngoal = "meld"\ncolour = "red"', "unknown key"),
+    ],
+)
+def test_bad_puzzles_are_refused_with_the_reason(tmp_path: Path, entry: str, problem: str) -> None:
+    folder = tmp_path / "set"
+    folder.mkdir()
+    shutil.copy(TEST_SETS / "meld" / "01-kings.txt", folder)
+    (folder / "set.toml").write_text(f"[[puzzle]]\n{entry}\n")
+    with pytest.raises(PuzzleError, match=problem):
+        load_set(folder)
+
+
+def _all_sets() -> list[Path]:
+    return sorted(p.parent for p in PUZZLES.glob("**/set.toml"))
+
+
+@pytest.mark.parametrize("folder", _all_sets(), ids=lambda p: str(p.relative_to(PUZZLES)))
+def test_every_puzzle_set_of_the_lessons_has_an_answer_the_engine_accepts(folder: Path) -> None:
+    puzzle_set = load_set(folder)  # checks each puzzle against the engine
+    for puzzle in puzzle_set.puzzles:
+        state = puzzle.state()
+        if puzzle.goal == "meld":
+            assert legal_melds(state, puzzle.rank)
+        else:
+            offered = offered_reasons(puzzle, None, 0)
+            reason = take_refusal(state)
+            assert reason is None or puzzle.choices is None or reason.rule in puzzle.choices
+            assert offered
