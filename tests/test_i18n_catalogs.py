@@ -242,3 +242,72 @@ def test_project_glossary_lists_the_card_names_the_catalogs_use(lang: str) -> No
     for token in TOKENS:
         for form in ENTRIES[lang][f"card.{token}.name"] + ENTRIES[lang][f"card.{token}.of"]:
             assert form in glossary, f"{lang} {token}: {form!r} not in docs/glossary.md"
+
+
+# ---------------------------------------------------------------------- notation and saves
+
+_LOCATION = {"line", "column", "expected"}  # shown by the CLI itself, or English-only
+
+
+def _error_sites(module: str, constructors: dict[str, int]) -> dict[str, list[set[str] | None]]:
+    """code -> for each place the engine raises it, the facts a message may use (None when
+    the facts cannot be read statically).  ``constructors`` maps a callable's name to the
+    position of its ``code`` argument."""
+    tree = ast.parse((REPO / "canasta_teach" / "engine" / module).read_text(encoding="utf-8"))
+    sites: dict[str, list[set[str] | None]] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+        if name not in constructors or len(node.args) <= constructors[name]:
+            continue
+        code = node.args[constructors[name]]
+        if not (isinstance(code, ast.Constant) and isinstance(code.value, str)):
+            continue  # a helper passing its own parameter on
+        facts: set[str] | None = set()
+        has_token = name in ("_tok_error", "error")
+        for keyword in node.keywords:
+            if keyword.arg == "token":
+                has_token = True
+            elif keyword.arg == "params":
+                value = keyword.value
+                if isinstance(value, ast.Dict) and all(k is not None for k in value.keys):
+                    facts |= {k.value for k in value.keys}  # type: ignore[union-attr]
+                else:
+                    facts = None
+                    break
+            elif keyword.arg is None:
+                facts = None
+                break
+            elif keyword.arg not in _LOCATION:
+                facts.add(keyword.arg)
+        if facts is not None and has_token:
+            facts.add("token")
+        sites.setdefault(code.value, []).append(facts)
+    return sites
+
+
+NOTATION_SITES = _error_sites("notation.py", {"_tok_error": 1, "error": 0, "NotationError": 0})
+SAVE_SITES = _error_sites("savefile.py", {"SaveFileError": 0})
+
+
+@pytest.mark.parametrize(
+    ("prefix", "sites"), [("notation", NOTATION_SITES), ("save", SAVE_SITES)],
+    ids=["notation", "save"],
+)  # fmt: skip
+def test_every_engine_input_error_has_a_message_that_fits_every_place_it_is_raised(
+    prefix: str, sites: dict[str, list[set[str] | None]]
+) -> None:
+    assert len(sites) >= 10, "the scan found too few error codes"
+    for code, facts_per_site in sites.items():
+        key = f"{prefix}.{code}"
+        assert key in ENTRIES["en"], f"no message for {key}"
+        known = [facts for facts in facts_per_site if facts is not None]
+        usable = set.intersection(*known) if known else {"token"}
+        used = _fields(ENTRIES["en"][key][0])
+        assert used <= usable, f"{key} uses {sorted(used - usable)}, not given everywhere"
+    extra = {k for k in ENTRIES["en"] if k.startswith(prefix + ".")} - {
+        f"{prefix}.{code}" for code in sites
+    }
+    assert not extra, f"messages for codes the engine no longer raises: {sorted(extra)}"

@@ -99,25 +99,6 @@ def call_sites(path: Path) -> list[Site]:
 SITES = [site for path in sorted(ENGINE_DIR.glob("*.py")) for site in call_sites(path)]
 
 
-def _known_engine_bug(site: Site) -> bool:
-    """state.py gives ``below_minimum`` (C-PILE-6) a ``rank`` fact that REASONS does not
-    register.  Reported to the engine's author; the mark goes away by itself once either
-    side changes (and the messages do not use ``rank`` for this code)."""
-    return (
-        site.codes == {"below_minimum"}
-        and "rank" in site.facts
-        and ("rank" not in REASONS["below_minimum"][1])
-    )
-
-
-SITE_PARAMS = [
-    pytest.param(site, marks=pytest.mark.xfail(strict=True, reason="engine: below_minimum "
-                                               "gives an unregistered fact 'rank'"))
-    if _known_engine_bug(site) else site
-    for site in SITES
-]  # fmt: skip
-
-
 def test_the_scan_finds_the_engine_calls() -> None:
     """Guards the scan itself: state.py refuses moves in dozens of places."""
     assert sum(1 for s in SITES if s.module == "state.py") >= 30
@@ -126,7 +107,7 @@ def test_the_scan_finds_the_engine_calls() -> None:
     )
 
 
-@pytest.mark.parametrize("site", SITE_PARAMS, ids=str)
+@pytest.mark.parametrize("site", SITES, ids=str)
 def test_call_site_matches_the_registry(site: Site) -> None:
     for code in site.codes:
         assert code in REASONS, f"{site}: {code!r} is not in REASONS"

@@ -216,10 +216,7 @@ class Translator:
 
     @staticmethod
     def _token(token: str | int) -> str:
-        """A card token in its canonical spelling (``"jk"`` -> ``"JK"``, ``"T"`` -> ``"10"``).
-
-        Not ``cards.parse_kind``: that one refuses "JK" (the joker's kind is 0, which its
-        ``or`` chain treats as not found)."""
+        """A card token in its canonical spelling (``"jk"`` -> ``"JK"``, ``"T"`` -> ``"10"``)."""
         if isinstance(token, int):
             return TOKENS[token]
         tok = token.strip().upper()
