@@ -348,7 +348,7 @@ def _language_error(error: Exception) -> Any:
 
     ``UnknownLanguage`` already says it once per language, one line each, in the order of
     ``LANGUAGES`` (and keeps whatever the learner typed printable and short)."""
-    import ipywidgets
+    import ipywidgets  # type: ignore[import-untyped]
 
     from canasta_teach.i18n import LANGUAGES
 

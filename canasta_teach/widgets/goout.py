@@ -63,7 +63,10 @@ def _plans(state: State, laid: Sequence[int], discard: Kind | None) -> Iterator[
     if not ranks:
         # Only wild cards (or red threes) selected: let the engine say why.
         cards = tuple(Kind(k) for k in range(NUM_KINDS) for _ in range(laid[k]))
-        yield [Meld(cards)] + ([Discard(discard)] if discard is not None else [])
+        only_wilds: list[Move] = [Meld(cards)]
+        if discard is not None:
+            only_wilds.append(Discard(discard))
+        yield only_wilds
         return
     joker_shares = list(_shares(jokers, caps)) or [(jokers,) + (0,) * (len(ranks) - 1)]
     for js in joker_shares:

@@ -167,7 +167,7 @@ def best_take_attempt(state: State) -> TakePile:
         wild = Kind.JOKER if hand[Kind.JOKER] else (Kind.TWO if hand[Kind.TWO] else None)
         if wild is not None:
             cards.append(wild)
-    return TakePile(canonical(cards))
+    return TakePile(canonical(tuple(cards)))
 
 
 def take_refusal(state: State) -> Reason | None:

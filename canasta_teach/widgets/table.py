@@ -102,7 +102,7 @@ def _css_source() -> str:
     return (STATIC / "table.css").read_text(encoding="utf-8")
 
 
-class CardTable(anywidget.AnyWidget):  # type: ignore[misc]
+class CardTable(anywidget.AnyWidget):
     """The whole card table (and a game panel) as one widget.
 
     Synced state: ``view`` (what to draw, from ``engine.view.player_view`` plus the texts and
@@ -210,16 +210,24 @@ class TableController:
         self.check_move = check_move
         self.on_move = on_move
         self.on_game_intent = on_game_intent
-        self.widget = widget if widget is not None else CardTable()
+        traits = {
+            "lang": lang,
+            "dir": "rtl" if lang in RTL_LANGUAGES else "ltr",
+            "font": FONT_FAMILIES.get(lang, FONT_FAMILIES["en"]),
+            "labels": build_labels(translator, state.players),
+            "message": {},
+            "view": self.table_view(),
+        }
+        if widget is None:
+            # Everything in the opening message: no update right after it.
+            widget = CardTable(**traits)
+        else:
+            with widget.hold_sync():
+                for name, value in traits.items():
+                    setattr(widget, name, value)
+        self.widget = widget
         self.widget.controller = self
         self.widget.on_msg(self._on_msg)
-        with self.widget.hold_sync():
-            self.widget.lang = lang
-            self.widget.dir = "rtl" if lang in RTL_LANGUAGES else "ltr"
-            self.widget.font = FONT_FAMILIES.get(lang, FONT_FAMILIES["en"])
-            self.widget.labels = build_labels(translator, state.players)
-            self.widget.message = {}
-            self.render()
 
     # ------------------------------------------------------------------ intents
 
@@ -231,7 +239,9 @@ class TableController:
         translated message and a log record, and the state stays as it was."""
         before = self.state.copy()
         try:
-            self._intent(payload)
+            # One comm message for the whole answer (view and message together).
+            with self.widget.hold_sync():
+                self._intent(payload)
         except BadIntent:
             self.state = before
             self.say("refusal", self.tr.ui("msg.bad_request"))
@@ -280,12 +290,12 @@ class TableController:
         if action == "draw":
             return Draw()
         if action == "take":
-            return TakePile(canonical(cards))
+            return TakePile(canonical(tuple(cards)))
         if action == "meld":
             if not cards:
                 self.say("refusal", self.tr.ui("msg.select_cards"))
                 return None
-            return Meld(canonical(cards))
+            return Meld(canonical(tuple(cards)))
         if action == "add":
             return self._add_move(cards, payload.get("rank"))
         if action == "discard":
@@ -320,7 +330,7 @@ class TableController:
                 target = kind_of(rank)
             except ValueError:
                 raise BadIntent("rank") from None
-        return Add(target, canonical(cards))
+        return Add(target, canonical(tuple(cards)))
 
     def play(self, move: Move) -> Verdict:
         """Check ``move`` for the learner; play it if legal; tell the learner either way."""
