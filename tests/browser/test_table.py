@@ -1,0 +1,94 @@
+"""The card table in a real browser: Voilà renders the anywidget, a learner taps and presses.
+
+Notebooks: ``tests/browser/notebooks/widgets/`` (games on the test-only puzzle sets of
+``lessons/puzzles/_test/``).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from canasta_teach.i18n import get_translator
+
+from .conftest import PAGE_TIMEOUT_MS, TEST_PREFIX, render_url
+
+pytestmark = pytest.mark.browser
+
+MELD_UR = f"{TEST_PREFIX}/widgets/meld_ur.ipynb"
+TAKE_TE = f"{TEST_PREFIX}/widgets/take_te.ipynb"
+
+
+def hand_card(page: Page, token: str, nth: int = 0) -> Locator:
+    return page.locator(f".ct-hand [data-ct-card='{token}']").nth(nth)
+
+
+def test_build_a_meld_in_urdu(page: Page, voila_url: str, artifacts: Path) -> None:
+    ur = get_translator("ur")
+    page.goto(render_url(voila_url, MELD_UR))
+    page.wait_for_selector("[data-ct-card]", timeout=PAGE_TIMEOUT_MS)
+    root = page.locator(".ct-root")
+    expect(root).to_have_attribute("dir", "rtl")
+    expect(root).to_have_attribute("lang", "ur")
+    assert root.evaluate("el => getComputedStyle(el).fontFamily").startswith('"Noto Nastaliq Urdu"')
+    # Every card has a name: aria-label and visible text, in Urdu.
+    king = hand_card(page, "K")
+    expect(king).to_have_attribute("aria-label", ur.card_name("K"))
+    expect(king.locator(".ct-card-name")).to_have_text(ur.card_name("K"))
+    progress = page.locator(".ct-progress")
+    expect(progress).to_have_text(ur.ui("game.progress", solved=0, total=3))
+
+    # An illegal meld: refused, explained, with its rule id; the hand is unchanged.
+    hand_card(page, "4", 0).click()
+    hand_card(page, "4", 1).click()
+    expect(hand_card(page, "4", 0)).to_have_attribute("aria-pressed", "true")
+    started = time.perf_counter()
+    page.locator("[data-ct-action='meld']").click()
+    message = page.locator(".ct-message[role='status']")
+    expect(message.locator("[data-ct-rule='C-MELD-1']")).to_be_visible()
+    refusal_ms = (time.perf_counter() - started) * 1000
+    expect(page.locator(".ct-hand [data-ct-card]")).to_have_count(8)
+
+    # Three kings: solved, the progress moves on.
+    page.locator(".ct-clear").click()
+    for nth in range(3):
+        hand_card(page, "K", nth).click()
+    page.locator("[data-ct-action='meld']").click()
+    expect(progress).to_have_text(ur.ui("game.progress", solved=1, total=3))
+    expect(message).to_contain_text(ur.ui("game.solved"))
+    expect(page.locator(".ct-us [data-ct-meld='K']")).to_be_visible()
+    page.screenshot(path=str(artifacts / "table-build-a-meld-ur.png"), full_page=True)
+    print(f"click to refusal shown: {refusal_ms:.0f} ms")
+
+    # Next puzzle: judge the proposed meld first.
+    page.locator("[data-ct-game='next']").click()
+    expect(page.locator(".ct-proposed [data-ct-card]")).to_have_count(3)
+    page.locator("[data-ct-game='not_legal']").click()
+    expect(message.locator("[data-ct-rule='C-MELD-2']")).to_be_visible()
+
+
+def test_take_the_pile_in_telugu_by_keyboard(page: Page, voila_url: str) -> None:
+    te = get_translator("te")
+    page.goto(render_url(voila_url, TAKE_TE))
+    page.wait_for_selector("[data-ct-card]", timeout=PAGE_TIMEOUT_MS)
+    expect(page.locator(".ct-root")).to_have_attribute("lang", "te")
+    # Select the two natural 7s and press the button, with the keyboard only.
+    for nth in range(2):
+        card = hand_card(page, "7", nth)
+        card.focus()
+        page.keyboard.press("Enter")
+        expect(hand_card(page, "7", nth)).to_have_attribute("aria-pressed", "true")
+    take = page.locator("[data-ct-action='take']")
+    expect(take).to_have_text(te.ui("button.take"))
+    take.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator(".ct-progress")).to_have_text(te.ui("game.progress", solved=1, total=3))
+    # The next puzzle cannot be taken: the right reason is a button among the choices.
+    page.locator("[data-ct-game='next']").click()
+    right = page.locator("[data-ct-game='reason:C-PILE-3']")
+    expect(right).to_have_text(te.rule_title("C-PILE-3"))
+    right.click()
+    expect(page.locator(".ct-progress")).to_have_text(te.ui("game.progress", solved=2, total=3))
