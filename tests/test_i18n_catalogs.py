@@ -311,3 +311,34 @@ def test_every_engine_input_error_has_a_message_that_fits_every_place_it_is_rais
         f"{prefix}.{code}" for code in sites
     }
     assert not extra, f"messages for codes the engine no longer raises: {sorted(extra)}"
+
+
+SHARED_GLOSSARY = REPO.parent / "shared" / "glossary.md"
+#: Rows of the seeds' glossary whose terms the catalogs use as they stand, per language
+#: (docs/glossary.md says where and why we chose other words).
+SEED_ROWS = {
+    "ur": ("red three", "black three", "wild card", "natural card", "natural pair", "joker",
+           "deuce (2)", "ace", "stock", "turn", "team / partner"),
+    "hi": ("red three", "black three", "wild card", "joker", "deuce (2)", "ace", "stock", "turn",
+           "team / partner", "first meld / going down"),
+    "te": ("natural pair", "wild card", "joker", "stock", "team / partner"),
+}  # fmt: skip
+
+
+@pytest.mark.skipif(not SHARED_GLOSSARY.exists(), reason="../shared exists only for developers")
+@pytest.mark.parametrize("lang", ["ur", "hi", "te"])
+def test_catalogs_use_the_seeds_words(lang: str) -> None:
+    column = {"ur": 1, "hi": 2, "te": 3}[lang]
+    rows = {}
+    for line in SHARED_GLOSSARY.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 4:
+            rows[cells[0]] = cells[column]
+    text = " ".join(form for forms in ENTRIES[lang].values() for form in forms)
+    text = text.replace("\u200c", "")
+    for row in SEED_ROWS[lang]:
+        cell = re.sub(r"\(.*?\)", "", rows[row])
+        terms = [t.strip() for t in re.split(r"[/،,]", cell) if t.strip() and t.strip() != "—"]
+        assert terms, row
+        for term in terms:
+            assert term in text, f"{lang}: the seeds' {term!r} ({row}) is not used"
