@@ -50,6 +50,10 @@ PAGE_TIMEOUT_MS = 60_000
 CLICK_TIMEOUT_MS = 10_000
 
 
+class NotInteractive(Exception):
+    """The page was shown but its interactive selector never appeared."""
+
+
 @dataclass(frozen=True)
 class Action:
     """One timed interaction: click ``click``; done when anything under ``changes`` mutates.
@@ -107,23 +111,32 @@ def action_for(notebook: str) -> Action | None:
     return LESSON_ACTIONS.get(notebook) or LESSON_ACTIONS.get("*")
 
 
-# Installed before any page script: records when `selector` first matches a laid-out element.
+# Installed before any page script: records when `selector` first matches a laid-out element,
+# and when Voilà showed the cells (loading screen gone), to give up on pages without it.
 _READY_SCRIPT = """
 (() => {
   const selector = %s;
-  const bench = window.__ctBench = {ready: null};
+  const bench = window.__ctBench = {ready: null, shown: null};
   const check = () => {
     if (bench.ready !== null) return;
     const el = document.querySelector(selector);
     if (el && el.getClientRects().length > 0) {
       bench.ready = performance.now();
       observer.disconnect();
+      return;
+    }
+    const cells = document.getElementById("rendered_cells");
+    if (bench.shown === null && cells && cells.style.display !== "none"
+        && !document.getElementById("loading")) {
+      bench.shown = performance.now();
     }
   };
   const observer = new MutationObserver(check);
   observer.observe(document, {childList: true, subtree: true, attributes: true});
 })();
 """
+#: How long after Voilà shows the cells a page may take to draw its interactive element.
+GRACE_MS = 5_000
 
 # Armed before a click: t0 = the click event's timestamp, t1 = first mutation under `changes`.
 _ARM_CLICK = """
@@ -150,9 +163,16 @@ def _load(context: BrowserContext, url: str, selector: str) -> tuple[Page, float
     page.add_init_script(_READY_SCRIPT % json.dumps(selector))
     page.goto(url, wait_until="commit", timeout=PAGE_TIMEOUT_MS)
     page.wait_for_function(
-        "window.__ctBench && window.__ctBench.ready !== null", timeout=PAGE_TIMEOUT_MS
+        "grace => (b => b && (b.ready !== null"
+        " || (b.shown !== null && performance.now() - b.shown > grace)))(window.__ctBench)",
+        arg=GRACE_MS,
+        timeout=PAGE_TIMEOUT_MS,
     )
-    return page, float(page.evaluate("window.__ctBench.ready"))
+    ready = page.evaluate("window.__ctBench.ready")
+    if ready is None:
+        page.close(run_before_unload=True)
+        raise NotInteractive(f"no {selector} within {GRACE_MS // 1000} s of the cells showing")
+    return page, float(ready)
 
 
 def _click(page: Page, action: Action) -> float:
@@ -213,6 +233,9 @@ def measure(
                                     continue
                                 try:
                                     page, tti = _load(context, base + name, result.ready_selector)
+                                except NotInteractive as exc:
+                                    result.error = str(exc)
+                                    continue
                                 except PlaywrightError as exc:
                                     first_line = str(exc).strip().splitlines()[0]
                                     result.error = f"not interactive: {first_line}"

@@ -305,7 +305,16 @@ def stop_server(proc: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
         proc.wait(timeout=timeout)
 
 
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
 def _run(port: int, root: str | None) -> int:
+    # The server runs in its own process group: Ctrl-C, `kill` or a closed terminal reach this
+    # launcher only, which then stops the server and its kernels (even when started with SIGINT
+    # ignored, as `cmd &` in a script does).
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _interrupt)
     proc = start_server(port, root)
     try:
         wait_for_port(port, proc=proc)
