@@ -337,6 +337,36 @@ def test_located_errors(old: str, new: str, code: str | None, line: int | None,
     assert str(err)
 
 
+def test_dead_ends_are_refused() -> None:
+    """Positions no game can reach, in which play would stop for good."""
+    err = error_of(VALID.replace("W: ?11", "W: -"))
+    assert (err.code, err.line, err.params["seat"]) == ("empty_hand", 4, "W")
+    one_card = VALID.replace("turn: S draw", "turn: S meld").replace("S: 7 JK K Q 5 4 4", "S: 7")
+    # One card is fine when the team may go out: NS has a canasta of kings ...
+    assert parse_position(one_card).hand_size(0) == 1
+    # ... but not without a canasta, nor after the partner said no (C-OUT-5, C-ASK-1).
+    err = error_of(one_card.replace("K K K K K K K |", "K K K |"))
+    assert (err.code, err.line, err.params["seat"]) == ("too_few_cards", 3, "S")
+    err = error_of(one_card.replace("stock: rest", "stock: rest\nflags: asked=no"))
+    assert err.code == "too_few_cards"
+    # The player to move may hold nothing while melds are set aside (before drawing).
+    aside = VALID.replace("S: 7 JK K Q 5 4 4", "S: -").replace(
+        "NS melds: K K K K K K K | 8 8 2", "NS melds: -"
+    )
+    assert parse_position(aside.replace("stock: rest", "stock: rest\nset aside: 7 7 7")).staged
+    assert error_of(aside).code == "empty_hand"
+
+
+def test_a_position_with_no_legal_move_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The checks above leave no dead end that the engine would accept; this last guard
+    # catches any a future rule might open (simulated: the engine finds no move).
+    monkeypatch.setattr(State, "legal_moves", lambda self: [])
+    err = error_of(VALID)
+    assert (err.code, err.line, err.params["seat"]) == ("no_legal_moves", 2, "S")
+    ended = VALID.replace("turn: S draw", "turn: S ended") + "ended: stock S\n"
+    assert parse_position(ended).is_over  # an ended hand has no moves, rightly
+
+
 def test_answer_phase_needs_the_question_house_rule() -> None:
     text = VALID.replace("rules: classic4", "rules: classic4 ask_partner=no")
     err = error_of(text.replace("turn: S draw", "turn: S answer"))

@@ -566,7 +566,7 @@ class _Counter:
 
 def parse_position(text: str) -> State:
     """Read a position (``docs/notation.md``); raises ``NotationError`` on any mistake."""
-    lines = _read_lines(text)
+    lines = _read_lines(text.removeprefix("\ufeff"))  # a byte-order mark from an editor
     for required in ("rules", "turn"):
         if required not in lines:
             raise NotationError("missing_key", f"the position has no '{required}:' line",
@@ -828,7 +828,52 @@ def parse_position(text: str) -> State:
             f"the hand has not ended (the turn line says '{state.phase.value}')",
             "no 'ended:' line, or 'turn: SEAT ended'",
         )
+    else:
+        _check_hands_not_empty(state, lines, seats)
+    if state.phase is not Phase.ENDED and not state.legal_moves():
+        # A dead end no game can reach (say, one card in hand after drawing, and no canasta
+        # to go out with): nobody could ever move again.
+        raise turn.error(
+            "no_legal_moves",
+            "the player to move has no legal move in this position",
+            "a position in which the game can go on",
+            seat=seats[state.to_move],
+        )
     return state
+
+
+def _check_hands_not_empty(state: State, lines: dict[str, _Line], seats: Sequence[str]) -> None:
+    """While the hand goes on, everyone holds a card: a player with none has gone out
+    (C-OUT-2).  Only the player to move may hold none, with melds set aside (C-MIN-4)."""
+    for seat, name in enumerate(seats):
+        held = state.hand_size(seat)
+        if seat == state.current:
+            held += sum(g.size for g in state.staged.values())
+        if held == 0:
+            raise lines[name.lower()].error(
+                "empty_hand",
+                f"{name} holds no cards, but the hand is not over (a player without cards "
+                "has gone out, C-OUT-2)",
+                "at least one card, or 'turn: SEAT ended' with 'ended: out SEAT'",
+                seat=name,
+            )
+        if seat == state.current and held < 2 and state.phase is not Phase.DRAW:
+            # After the draw a player holds two cards or more, and keeps two until the team
+            # may go out (C-OUT-5): one card here would be a dead end.
+            team = seat % 2
+            may_go_out = (
+                state.down[team]
+                and state.canastas(team) >= state.rules.canastas_to_go_out
+                and state.asked is not Asked.NO
+            )
+            if not may_go_out:
+                raise lines[name.lower()].error(
+                    "too_few_cards",
+                    f"after drawing, {name} would hold two cards or more: with one card the "
+                    "team must be able to go out (C-OUT-5)",
+                    "two cards or more, or a canasta to go out with",
+                    seat=name,
+                )
 
 
 def _unknown_total(items: Sequence[_Item]) -> int:
