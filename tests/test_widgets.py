@@ -273,6 +273,35 @@ def test_going_out_with_two_cards_left_over_asks_for_a_selection() -> None:
     assert c.widget.message["text"] == get_translator("en").ui("msg.go_out_select")
 
 
+def _out_position(hand: str, melds: str = "A A A A A A A") -> str:
+    return GO_OUT.replace("S: Q Q Q 5", f"S: {hand}").replace("A A A A A A A", melds)
+
+
+@pytest.mark.parametrize(
+    ("hand", "selection", "melds"),
+    [
+        ("Q Q 2 5", "Q Q 2", "A A A A A A A"),  # a wild card fills the meld
+        ("A 9", "A", "A A A A A A A"),  # onto the canasta, then discard
+        ("K K K K", "K K K K", "A A A A A A A"),  # everything melded, no discard
+        ("Q Q JK 9 9 2 5", "Q Q JK 9 9 2", "A A A A A A A"),  # the wilds shared by two melds
+        ("3B 3B 3B 5", "3B 3B 3B", "A A A A A A A"),  # black threes only when going out
+        ("Q Q Q 5", "Q Q Q", "A A A A A A | 9 9 9"),  # no canasta yet... (see below)
+    ],
+)
+def test_going_out_plans(hand: str, selection: str, melds: str) -> None:
+    c = table(_out_position(hand, melds))
+    can = c.state.canastas(0) >= 1
+    assert c.widget.view["enabled"]["go_out"] == can
+    before = c.state.snapshot()
+    c.intent({"action": "go_out", "cards": selection.split()})
+    if can:
+        assert c.state.end is not None and c.state.end.seat == 0, c.widget.message
+        assert c.state.hand_size(0) == 0
+    else:  # ... so the whole plan is refused and nothing is laid down
+        assert c.state.snapshot() == before
+        assert c.widget.message["rule"] in ("C-OUT-1", "C-OUT-5")
+
+
 def test_add_to_a_meld_by_tapping_it_or_by_rank() -> None:
     c = table(KINGS.replace("S: K K K 9 J 5 4 4", "S: A K K K 9 J 5 4 4 2"))
     assert c.widget.view["enabled"]["add"]

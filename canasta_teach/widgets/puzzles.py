@@ -43,17 +43,6 @@ TAKE_RULES = ("C-PILE-3", "C-BLK-1", "C-PILE-6", "C-PILE-5", "C-PILE-2", "C-PILE
 CHOICES_SHOWN = 4
 
 
-def kind_of(token: str) -> Kind:
-    """A card kind from its notation token.
-
-    Exact tokens are looked up here first: ``engine.cards.parse_kind`` refuses "JK" (its
-    lookup treats ``Kind.JOKER == 0`` as missing), a bug reported to the engine's author."""
-    text = token.strip().upper()
-    if text in TOKENS:
-        return Kind(TOKENS.index(text))
-    return parse_kind(token)
-
-
 class PuzzleError(ValueError):
     """A puzzle set that cannot be used, with the file at fault (for authors, in English)."""
 
@@ -101,7 +90,7 @@ def _cards(text: Any, where: str) -> tuple[Kind, ...]:
     if not isinstance(text, str) or not text.split():
         raise PuzzleError(f'{where}: expected cards such as "7 7 2 JK"')
     try:
-        return canonical([kind_of(t) for t in text.split()])
+        return canonical([parse_kind(t) for t in text.split()])
     except ValueError as err:
         raise PuzzleError(f"{where}: {err.args[0]!r} is not a card") from None
 
@@ -126,7 +115,7 @@ def _read_puzzle(folder: Path, entry: Any, number: int) -> Puzzle:
     rank = None
     if "rank" in entry:
         try:
-            rank = kind_of(str(entry["rank"]))
+            rank = parse_kind(str(entry["rank"]))
         except ValueError:
             raise PuzzleError(f"{where}: rank {entry['rank']!r} is not a card") from None
     proposed = _cards(entry["proposed"], f"{where}, proposed") if "proposed" in entry else None

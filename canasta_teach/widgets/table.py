@@ -34,14 +34,13 @@ from canasta_teach.engine import (
     TakePile,
     Verdict,
 )
-from canasta_teach.engine.cards import TOKENS
+from canasta_teach.engine.cards import TOKENS, parse_kind
 from canasta_teach.engine.moves import canonical
 from canasta_teach.engine.state import Phase
 from canasta_teach.engine.view import player_view, seat_names, team_names
 
 from .cardart import all_card_art
 from .goout import can_go_out, plan_for_selection
-from .puzzles import kind_of
 
 log = logging.getLogger(__name__)
 
@@ -172,7 +171,7 @@ def _tokens(payload: Mapping[str, Any], key: str) -> list[Kind]:
         if not isinstance(token, str):
             raise BadIntent(key)
         try:
-            kinds.append(kind_of(token))
+            kinds.append(parse_kind(token))
         except ValueError:
             raise BadIntent(key) from None
     return kinds
@@ -327,7 +326,7 @@ class TableController:
             if not isinstance(rank, str):
                 raise BadIntent("rank")
             try:
-                target = kind_of(rank)
+                target = parse_kind(rank)
             except ValueError:
                 raise BadIntent("rank") from None
         return Add(target, canonical(tuple(cards)))
