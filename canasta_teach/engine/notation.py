@@ -632,7 +632,9 @@ def parse_position(text: str) -> State:
         line = lines["dealer"]
         toks = line.tokens()
         if len(toks) != 1:
-            raise line.error("bad_seat", "the dealer is one seat", " ".join(seats))
+            raise line.error(
+                "bad_seat", "the dealer is one seat", " ".join(seats), seats=" ".join(seats)
+            )
         state.dealer = _seat(toks[0], seats)
     if "hand" in lines:
         line = lines["hand"]
