@@ -230,6 +230,12 @@ def test_a_bad_language_code_is_explained_in_all_four_languages(bad: object) -> 
     assert "<script>" not in widget.value
 
 
+def test_the_text_output_is_stable_for_nbval() -> None:
+    widget = play("meld", lang="ur", puzzles_dir=TEST_SETS)
+    data, _ = widget._repr_mimebundle_()
+    assert data["text/plain"] == "CardTable(lang='ur', game='meld')"
+
+
 def test_language_codes_are_normalised() -> None:
     widget = play("meld", lang="UR", puzzles_dir=TEST_SETS)
     assert isinstance(widget, CardTable) and widget.lang == "ur" and widget.dir == "rtl"

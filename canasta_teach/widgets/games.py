@@ -73,6 +73,7 @@ class PuzzleGame:
         )
         self.widget: CardTable = self.controller.widget
         self.widget.game_controller = self
+        self.widget.game_name = puzzle_set.name
         self.load(0)
 
     # ------------------------------------------------------------------ puzzles

@@ -123,6 +123,12 @@ class CardTable(anywidget.AnyWidget):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.controller: TableController | None = None
+        self.game_name = ""
+
+    def __repr__(self) -> str:
+        # The notebook's text/plain output: stable (no address, no model id) for nbval.
+        game = f", game={self.game_name!r}" if self.game_name else ""
+        return f"CardTable(lang={self.lang!r}{game})"
 
 
 def _capitalised(text: str) -> str:
