@@ -181,9 +181,20 @@ def test_staleness_check_notices_an_edited_po(tmp_path: Path) -> None:
     po.write_text(edited, encoding="utf-8")
     assert i18n_compile.stale(po)
     assert i18n_compile.main(["--check", "--locale-dir", str(locale)]) == 1
+    # Another domain whose .mo is up to date but not byte-for-byte what Babel would write
+    # (another tool compiled it): recompiling leaves it alone.
+    other_po = po.with_name("other.po")
+    shutil.copy(LOCALE_DIR / "en" / "LC_MESSAGES" / "engine.po", other_po)
+    other_mo = other_po.with_suffix(".mo")
+    other_mo.write_bytes(i18n_compile.compile_po(other_po) + b"\0" * 8)
+    assert not i18n_compile.stale(other_po)
+    before = other_mo.read_bytes()
     assert i18n_compile.main(["--locale-dir", str(locale)]) == 0
     assert not i18n_compile.stale(po)
-    assert i18n_compile.main(["--check", "--locale-dir", str(locale)]) == 0
+    assert other_mo.read_bytes() == before
+    assert i18n_compile.main(["--domain", "other", "--force", "--locale-dir", str(locale)]) == 0
+    assert other_mo.read_bytes() != before and not i18n_compile.stale(other_po)
+    assert i18n_compile.main(["--check", "--domain", "engine", "--locale-dir", str(locale)]) == 0
 
 
 def test_every_language_has_an_engine_catalog_and_nothing_else_unexpected() -> None:

@@ -1,7 +1,11 @@
 """Recompile every ``.po`` catalog under ``canasta_teach/i18n/locale`` into its ``.mo``.
 
-    python -m canasta_teach.i18n.compile            # rewrite every .mo
-    python -m canasta_teach.i18n.compile --check    # exit 1 if any .mo is stale or missing
+    python -m canasta_teach.i18n.compile                  # rewrite every stale .mo
+    python -m canasta_teach.i18n.compile --domain engine  # only the engine catalogs
+    python -m canasta_teach.i18n.compile --check          # exit 1 if any .mo is stale
+
+A ``.mo`` whose contents already match its ``.po`` is left alone (``--force`` rewrites it),
+so recompiling one domain never touches the bytes of another owner's files.
 
 The compiled ``.mo`` files are committed so that the package needs no Babel at run time;
 this script (and ``tests/test_i18n_catalogs.py``) keeps them true to their ``.po`` sources.
@@ -19,8 +23,8 @@ from pathlib import Path
 LOCALE_DIR = Path(__file__).with_name("locale")
 
 
-def po_files(locale_dir: Path = LOCALE_DIR) -> Iterator[Path]:
-    yield from sorted(locale_dir.glob("*/LC_MESSAGES/*.po"))
+def po_files(locale_dir: Path = LOCALE_DIR, domain: str = "*") -> Iterator[Path]:
+    yield from sorted(locale_dir.glob(f"*/LC_MESSAGES/{domain}.po"))
 
 
 def compile_po(po_path: Path) -> bytes:
@@ -66,15 +70,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m canasta_teach.i18n.compile",
                                      description=__doc__.splitlines()[0])  # fmt: skip
     parser.add_argument("--check", action="store_true", help="only report stale catalogs")
+    parser.add_argument("--force", action="store_true", help="rewrite up-to-date catalogs too")
+    parser.add_argument("--domain", default="*", help="only this domain (engine, ui)")
     parser.add_argument("--locale-dir", type=Path, default=LOCALE_DIR)
     args = parser.parse_args(argv)
     bad = 0
-    for po_path in po_files(args.locale_dir):
+    for po_path in po_files(args.locale_dir, args.domain):
         mo_path = po_path.with_suffix(".mo")
+        if not args.force and not stale(po_path):
+            continue
         if args.check:
-            if stale(po_path):
-                print(f"stale: {mo_path}")
-                bad += 1
+            print(f"stale: {mo_path}")
+            bad += 1
             continue
         mo_path.write_bytes(compile_po(po_path))
         print(f"compiled {po_path} -> {mo_path.name}")
