@@ -258,6 +258,15 @@ def test_moves_of_an_ended_hand() -> None:
     assert proc.stdout.strip() == expected("en", "cli.no_moves", "No legal moves: the hand is "
                                            "over.")  # fmt: skip
     assert json.loads(run("moves", "-", "--json", stdin=text).stdout) == []
+    score = run("score", "-", "--lang", "te", stdin=text)
+    assert score.returncode == 0
+    tr = get_translator("te")
+    assert score.stdout.splitlines()[0] == expected(
+        "te", "cli.ended_stock", "The hand is over: the stock ran out on {seat}'s turn.",
+        seat=tr.seat("S"),
+    )  # fmt: skip
+    out = json.loads(run("score", "-", "--json", stdin=text).stdout)
+    assert out["ended"] is True and out["end"] == {"how": "stock", "seat": "S"}
 
 
 @pytest.mark.parametrize("lang", ["en", "ur"])
