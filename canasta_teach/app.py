@@ -235,8 +235,8 @@ def _serve(port: int, root: str, preheat: bool = False) -> None:
     class CanastaVoila(Voila):  # type: ignore[misc]
         """Voilà without the directory tree page and the contents API; kernels shut down.
 
-        The tree page lists the served folder and the contents API returns any notebook's JSON,
-        sources included, so both go; ``/`` redirects to the start page instead.
+        Both list the served folder (file names, sizes, dates; Voilà blanks file contents) and
+        the app needs neither: they go, and ``/`` redirects to the start page instead.
         """
 
         def init_handlers(self) -> list[Any]:
