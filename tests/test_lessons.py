@@ -204,7 +204,10 @@ def test_index_offers_each_language_in_its_own_script() -> None:
     nb = read(LESSONS / "index.ipynb")
     text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
     for lang, name in LANGUAGE_NAMES.items():
-        assert f"[{name}]({lang}/00-start.ipynb)" in text
+        assert (
+            f"[{name}]({lang}/00-start.ipynb)" in text
+            or f'<a href="{lang}/00-start.ipynb">{name}</a>' in text
+        )
         blocks = [c.source for c in nb.cells if f'lang="{lang}"' in c.source]
         assert len(blocks) == 1, f"one line in {lang}"
         if lang != "en":
@@ -259,14 +262,25 @@ def test_lessons_check_the_reader_and_cite_real_rules(path: Path) -> None:
         assert 1 <= len(answers) <= 2
 
 
-def test_urdu_card_lists_and_rule_ids_stay_left_to_right() -> None:
-    """In a right-to-left paragraph "7 2" would show as "2 7": card lists are LTR islands."""
+def test_urdu_paragraphs_read_right_to_left() -> None:
+    """In a right-to-left paragraph "7 2" would show as "2 7": card lists, rule ids and sums
+    are left-to-right islands. JupyterLab aligns every rendered <p> left, so Urdu paragraphs
+    are HTML paragraphs aligned right."""
     for name in NOTEBOOK_NAMES:
         for cell in read(LESSONS / "ur" / name).cells:
-            if cell.cell_type == "markdown":
-                assert "`" not in cell.source, 'use <code dir="ltr"> in Urdu'
-                bare = re.sub(r'<span dir="ltr">\(C-[A-Z]+-\d+\)</span>', "", cell.source)
-                assert not RULE_ID.search(bare.split(">", 1)[1]), name
+            if cell.cell_type != "markdown":
+                continue
+            body = cell.source.split(">", 1)[1].rsplit("</div>", 1)[0]
+            assert "`" not in body, 'use <code dir="ltr"> in Urdu'
+            bare = re.sub(r'<span dir="ltr" style="white-space: nowrap;">\(C-[A-Z]+-\d+\)</span>',
+                          "", body)  # fmt: skip
+            assert not RULE_ID.search(bare), name
+            assert not re.search(r"\d \+ \d", re.sub(r'<span dir="ltr">[^<]*</span>', "", body))
+            for block in body.strip().split("\n\n"):
+                if not re.match(
+                    r"(#|- |\||\d+\. |<(?!p[ >])|<p style=\"text-align: right;\">)", block
+                ):
+                    raise AssertionError(f"{name}: a paragraph without right alignment: {block}")
 
 
 SEEDS = REPO.parent / "shared" / "seeds"
