@@ -95,7 +95,7 @@ REASONS: Final[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
         ("frozen_by", "rank", "naturals_held", "jokers_held", "twos_held"),
     ),
     "take_needs_pair_or_meld": (
-        ("C-PILE-3", "C-PILE-4"),
+        ("C-PILE-4",),
         ("rank", "naturals_held", "jokers_held", "twos_held"),
     ),
     "below_minimum": (("C-MIN-4", "C-PILE-6"), ("needed", "have")),

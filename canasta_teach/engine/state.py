@@ -654,8 +654,8 @@ class State:
         existing = (self.melds[team] if self.down[team] else self.staged).get(top)
         if existing is None:
             if naturals < 1 or naturals + 1 + wilds < 3:
-                rule = "C-PILE-4" if self.down[team] else "C-PILE-3"
-                return refuse("take_needs_pair_or_meld", rule, **facts)
+                # Only an unfrozen pile gets here (a frozen one was refused above).
+                return refuse("take_needs_pair_or_meld", "C-PILE-4", **facts)
             bad = self._meld_shape(top, naturals + 1, wilds, True)
         else:
             bad = self._meld_shape(top, existing.naturals + naturals + 1,
