@@ -123,9 +123,13 @@ def _read_text(tr: Translator | None, path: str) -> str:
 
 def _notation_detail(tr: Translator | None, exc: NotationError) -> str:
     params = {**exc.params, "token": exc.token or "", "expected": exc.expected or ""}
-    english = exc.message + (f" (expected {exc.expected})" if exc.expected else "")
-    message = _t(tr, f"notation.{exc.code}", english.replace("{", "{{").replace("}", "}}"),
-                 **params)  # fmt: skip
+    if getattr(tr, "lang", "en") == "en":
+        # The engine's own English names the exact problem and what would be right (a
+        # teacher fixing a position wants "write ?11", not just "not a card").
+        message = exc.message + (f" (expected {exc.expected})" if exc.expected else "")
+    else:
+        english = exc.message.replace("{", "{{").replace("}", "}}")
+        message = _t(tr, f"notation.{exc.code}", english, **params)
     if exc.line is not None and exc.column is not None:
         return _t(tr, "cli.at_line_column", "line {line}, column {column}: {message}",
                   line=exc.line, column=exc.column, message=message)  # fmt: skip

@@ -22,7 +22,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Final
 
-from .cards import DECK_COUNTS, DECK_SIZE, NUM_KINDS, TOKENS, Kind, kinds_of
+from .cards import DECK_COUNTS, DECK_SIZE, NUM_KINDS, TOKENS, Kind, kinds_of, parse_kind
 from .moves import (
     ASK,
     DRAW,
@@ -158,26 +158,16 @@ def _tok_error(tok: _Tok, code: str, message: str, expected: str | None = None,
                          expected=expected, params=params)  # fmt: skip
 
 
-# Looked up here rather than with ``cards.parse_kind``, whose ``a.get(t) or b.get(t)`` drops
-# Kind.JOKER (== 0, falsy) and so refuses "JK" (reported to the engine's author).
-_KIND_BY_TOKEN: Final[dict[str, Kind]] = {
-    **{t: Kind(i) for i, t in enumerate(TOKENS)},
-    "T": Kind.TEN,
-    "JOKER": Kind.JOKER,
-    "*": Kind.JOKER,
-}
-
-
 def _card(tok: _Tok, expected: str = CARD_FORMS) -> Kind:
-    kind = _KIND_BY_TOKEN.get(tok.text.upper())
-    if kind is None:
+    try:
+        return parse_kind(tok.text)
+    except ValueError:
         hint = ""
         if tok.text == "3":
             hint = " (a three is 3R, red, or 3B, black)"
         elif tok.text.isdigit():
             hint = f" (for {tok.text} unknown cards write ?{tok.text})"
-        raise _tok_error(tok, "bad_card", f"'{tok.text}' is not a card{hint}", expected)
-    return kind
+        raise _tok_error(tok, "bad_card", f"'{tok.text}' is not a card{hint}", expected) from None
 
 
 # ---------------------------------------------------------------------------- keys
