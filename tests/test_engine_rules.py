@@ -717,8 +717,9 @@ def test_not_concealed_after_an_earlier_meld_a_pile_pickup_or_without_own_canast
         allowed(partners, move)
     assert partners.end is not None and partners.end.how == "out"
     pile = position(hands={0: "7 7 7 7 7 7 K K K"}, melds={0: ["Q Q Q"]}, pile="9 7")
-    for move in (TakePile(ks("7 7 7 7 7 7")), Meld(ks("K K K")), Discard(K.NINE)):
-        allowed(pile, move)
+    pickup: list[Move] = [TakePile(ks("7 7 7 7 7 7")), Meld(ks("K K K")), Discard(K.NINE)]
+    for step in pickup:
+        allowed(pile, step)
     assert pile.end is not None and pile.end.how == "out"
 
 

@@ -117,8 +117,9 @@ def test_game_ends_at_the_target_and_refuses_further_moves() -> None:
             break
         finish_hand(game, rng)
     assert game.is_over
-    assert game.winner == game_winner(game.totals, 300)
-    assert max(game.totals) >= 300 and game.totals[game.winner] > game.totals[1 - game.winner]
+    winner = game.winner
+    assert winner is not None and winner == game_winner(game.totals, 300)
+    assert max(game.totals) >= 300 and game.totals[winner] > game.totals[1 - winner]
     verdict = game.apply(Draw())
     assert verdict.reason is not None and verdict.reason.code == "game_over"
     assert verdict.reason.rule == "C-GAME-1"
