@@ -262,6 +262,26 @@ def test_lessons_check_the_reader_and_cite_real_rules(path: Path) -> None:
         assert 1 <= len(answers) <= 2
 
 
+#: The game's buttons each lesson names, by their message keys (canasta_teach.i18n, ui.po).
+BUTTONS_NAMED = {
+    "01-cards-melds-canastas.ipynb": ("button.meld", "game.legal", "game.not_legal", "game.hint"),
+    "02-discard-pile-freezing.ipynb": ("button.take", "game.hint"),
+}
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in lesson_notebooks() if p.name in BUTTONS_NAMED], ids=rel
+)
+def test_lessons_name_the_games_buttons_as_the_game_shows_them(path: Path) -> None:
+    from canasta_teach.i18n import get_translator
+
+    lang = path.parent.name
+    text = "\n".join(c.source for c in read(path).cells if c.cell_type == "markdown")
+    for key in BUTTONS_NAMED[path.name]:
+        label = get_translator(lang).ui(key)
+        assert f"**{label}**" in text or f"<strong>{label}</strong>" in text, f"{key}: {label}"
+
+
 def test_urdu_paragraphs_read_right_to_left() -> None:
     """In a right-to-left paragraph "7 2" would show as "2 7": card lists, rule ids and sums
     are left-to-right islands. JupyterLab aligns every rendered <p> left, so Urdu paragraphs
