@@ -35,8 +35,11 @@ browser:
 	  fi; \
 	fi
 
+# Every test: unit, property, CLI, widget and browser tests, then every lesson notebook run by
+# nbval (--nbval-lax: each cell must run without error; outputs are compared only where marked).
 test: venv browser
 	$(PY) -m pytest -q tests
+	$(PY) -m pytest -q -p no:cacheprovider --nbval-lax --nbval-current-env lessons
 
 lint: venv
 	$(PY) -m ruff check canasta_teach tests benchmarks
