@@ -21,6 +21,8 @@ from typing import Any
 
 import nbformat
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from canasta_teach.engine import Kind, Meld, State, TakePile
 from canasta_teach.engine.cards import TOKENS
@@ -525,3 +527,25 @@ def test_notebooks_find_their_puzzles() -> None:
                 None,
             )  # fmt: skip
             assert found == PUZZLES / game
+
+
+@given(data=st.data())
+def test_any_pickup_from_the_hand_agrees_with_the_expectation(data: st.DataObject) -> None:
+    """Whatever cards of the hand a learner selects, the engine never lets them take a pile
+    the puzzle says cannot be taken, and a legal pickup always melds the top card with cards
+    of its rank or wild cards (C-PILE-1)."""
+    entry = data.draw(st.sampled_from(TAKE_PUZZLES), label="puzzle")
+    state = entry.state()
+    hand = state.hand_cards(state.current)
+    chosen = data.draw(
+        st.lists(st.sampled_from(range(len(hand))), unique=True, max_size=len(hand)),
+        label="cards",
+    )
+    move = TakePile(tuple(sorted((hand[i] for i in chosen), reverse=True)))
+    verdict = state.check(move)
+    if verdict.legal:
+        assert entry.expect == "legal", f"{entry.file}: {move} was allowed"
+        top = state.pile_top
+        assert all(k == top or k in (Kind.JOKER, Kind.TWO) for k in move.cards)
+    else:
+        assert verdict.reason is not None and verdict.reason.rule in RULES
