@@ -505,7 +505,8 @@ def test_refused_take_changes_nothing() -> None:
 
 
 def test_the_games_loader_accepts_both_sets() -> None:
-    puzzles = pytest.importorskip("canasta_teach.widgets.puzzles")
+    from canasta_teach.widgets import puzzles
+
     for name, own in (("build-a-meld", MELD_PUZZLES), ("take-the-pile", TAKE_PUZZLES)):
         loaded = puzzles.load_set(PUZZLES / name)
         assert [p.name for p in loaded.puzzles] == [e.file for e in own]
@@ -549,3 +550,46 @@ def test_any_pickup_from_the_hand_agrees_with_the_expectation(data: st.DataObjec
         assert all(k == top or k in (Kind.JOKER, Kind.TWO) for k in move.cards)
     else:
         assert verdict.reason is not None and verdict.reason.rule in RULES
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_both_games_can_be_played_through_with_the_right_answers(lang: str) -> None:
+    """Each lesson's game, driven as a learner would drive it (the widget's intents), accepts
+    the right answer to every puzzle and ends with every puzzle solved."""
+    from canasta_teach import widgets
+
+    def press(game: Any, control: str) -> None:
+        game.controller.intent({"action": "game", "id": control})
+
+    def tokens(cards: tuple[Kind, ...]) -> list[str]:
+        return [TOKENS[k] for k in cards]
+
+    for set_name, puzzles in (("build-a-meld", MELD_PUZZLES), ("take-the-pile", TAKE_PUZZLES)):
+        widget = widgets.play(set_name, lang=lang, start=LESSONS / lang)
+        assert isinstance(widget, widgets.CardTable), widget
+        game = widget.game_controller
+        for index, entry in enumerate(puzzles):
+            assert game.index == index
+            state = entry.state()
+            if entry.proposed:
+                # Judge the proposed meld rightly: "legal" or "not legal".
+                press(game, "legal" if entry.expect == "legal" else "not_legal")
+                assert widget.message["kind"] == "success", widget.message
+            if entry.goal == "meld":
+                rank = kind_of(entry.rank) if entry.rank else None
+                hand = state.hands[state.current]
+                ranks = [rank] if rank is not None else range(Kind.FOUR, Kind.ACE + 1)
+                meld = next(
+                    m for r in ranks for m in candidate_melds(hand, r) if state.check(m).legal
+                )
+                game.controller.intent({"action": "meld", "cards": tokens(meld.cards)})
+            elif entry.expect == "legal":
+                take = next(m for m in pickups(state) if state.check(m).legal)
+                game.controller.intent({"action": "take", "cards": tokens(take.cards)})
+            else:
+                offered = [c["id"] for c in widget.game["choices"]]
+                assert f"reason:{entry.expect}" in offered
+                press(game, f"reason:{entry.expect}")
+            assert index in game.solved, (entry.file, widget.message)
+            press(game, "next")
+        assert game.solved == set(range(len(puzzles)))
