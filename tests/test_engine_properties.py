@@ -230,9 +230,17 @@ def test_random_play_keeps_every_invariant(
     rules: RuleSet, seed: int, score: tuple[int, int], greedy: float
 ) -> None:
     started: set[int] = set()
+    rng = random.Random(~seed)
     for state in walk(rules, seed, score, greedy):
         check_invariants(state, started)
-        check_legal_moves(state)
+        legal = check_legal_moves(state)
+        # A copy is equal and independent: playing on it leaves the original alone.
+        before = state.snapshot()
+        twin = state.copy()
+        assert twin.snapshot() == before
+        if legal:
+            twin.play(rng.choice(legal))
+            assert state.snapshot() == before
 
 
 @given(rules=rulesets, seed=seeds, score=scores, greedy=greed)
