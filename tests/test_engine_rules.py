@@ -264,7 +264,8 @@ def test_discard_ends_the_turn() -> None:
 @pytest.mark.rule("C-MELD-1")
 def test_meld_is_three_or_more_of_one_rank() -> None:
     state = position(hands={0: "8 8 7 7 6 5 JK 9"}, melds={0: ["K K K"]}, phase=Phase.MELD)
-    assert refused(state, Meld(ks("8 8")), "too_few", "C-MELD-1") == {"count": 2}
+    params = refused(state, Meld(ks("8 8")), "too_few", "C-MELD-1")
+    assert params == {"count": 2, "cards": ["8", "8"]}
     assert refused(state, Meld(()), "no_cards", "C-MELD-1") == {}
     assert refused(state, Meld(ks("8 8 7")), "mixed_ranks", "C-MELD-1") == {"ranks": ["8", "7"]}
     # Sequences do not exist in Canasta.
@@ -280,8 +281,8 @@ def test_meld_needs_two_naturals_and_at_most_three_wilds() -> None:
                      phase=Phase.MELD)  # fmt: skip
     params = refused(state, Meld(ks("7 2 JK")), "needs_two_naturals", "C-MELD-2")
     assert params == {"rank": "7", "naturals": 1, "wilds": 2}
-    params = refused(state, Meld(ks("JK JK 2")), "needs_two_naturals", "C-MELD-2")
-    assert params["naturals"] == 0 and params["wilds"] == 3
+    params = refused(state, Meld(ks("JK JK 2")), "all_wild", "C-MELD-2")
+    assert params == {"cards": ["JK", "JK", "2"]}
     params = refused(state, Meld(ks("9 9 2 2 JK JK")), "too_many_wilds", "C-MELD-2")
     assert params == {"rank": "9", "naturals": 2, "wilds": 4, "max_wilds": 3}
     allowed(state, Meld(ks("9 9 2 2 JK")))
@@ -313,9 +314,11 @@ def test_option_two_naturals_per_wild() -> None:
 def test_one_meld_per_rank_per_team_and_team_melds() -> None:
     state = position(hands={0: "K K K 9 9 9 5 6", 2: "4"}, melds={0: ["K K K 2"], 1: ["9 9"
                      " JK"]}, phase=Phase.MELD)  # fmt: skip
-    assert refused(state, Meld(ks("K K K")), "rank_already_melded", "C-MELD-3") == {"rank": "K"}
+    params = refused(state, Meld(ks("K K K")), "rank_already_melded", "C-MELD-3")
+    assert params == {"rank": "K", "set_aside": False}
     # The opponents' meld of 9s neither blocks ours nor can be added to.
-    assert refused(state, Add(K.NINE, ks("9")), "no_such_meld", "C-MELD-3") == {"rank": "9"}
+    params = refused(state, Add(K.NINE, ks("9")), "no_such_meld", "C-MELD-3")
+    assert params == {"rank": "9", "set_aside": False}
     allowed(state, Meld(ks("9 9 9")))
     assert state.melds[1][K.NINE].size == 3 and state.melds[0][K.NINE].size == 3
     # The K meld was laid by either partner: it is the team's, and a K goes onto it.

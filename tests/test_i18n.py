@@ -48,6 +48,7 @@ from tests.engine_helpers import ks, position
 
 NATURAL_RANKS = [t for t in TOKENS if t not in ("JK", "2", "3R", "3B")]
 MELD_RANKS = ["3B", *NATURAL_RANKS]
+WILDS = ["JK", "2"]
 
 
 # ---------------------------------------------------------------------- languages
@@ -290,6 +291,104 @@ def test_below_minimum_counts_points() -> None:
     assert "at least 50 points" in text and "worth 15" in text
 
 
+def _refusal(state: State, move: Move, code: str) -> Reason:
+    reason = state.check(move).reason
+    assert reason is not None and reason.code == code, reason
+    return reason
+
+
+def test_too_few_and_all_wild_name_the_cards() -> None:
+    state = position(hands={0: "8 8 7 JK JK 2 9 5"}, melds={0: ["K K K"]}, phase=Phase.MELD)
+    two_eights = _refusal(state, Meld(ks("8 8")), "too_few")
+    assert explain(two_eights, "en") == (
+        "Two 8s are not a meld: a meld needs at least three cards of one rank."
+    )
+    assert explain(two_eights, "ur").startswith("یہ صرف دو اٹھے ہیں، میلڈ نہیں")
+    assert explain(two_eights, "hi").startswith("ये सिर्फ़ दो अट्ठे हैं, मेल नहीं")
+    assert explain(two_eights, "te").startswith("ఇవి రెండు 8లు మాత్రమే, మెల్డ్ కాదు")
+    assert explain(_refusal(state, Meld(ks("7 JK")), "too_few"), "en").startswith(
+        "One 7 and a joker are not a meld:"
+    )
+    assert explain(_refusal(state, Meld(ks("9")), "too_few"), "en").startswith(
+        "One 9 on its own is not a meld:"
+    )
+    assert explain(_refusal(state, Meld(ks("JK JK 2")), "all_wild"), "en") == (
+        "Two jokers and one 2 are all wild cards, and wild cards alone never make a meld: "
+        "a meld needs at least two natural cards of one rank."
+    )
+    assert explain(_refusal(state, Meld(ks("2")), "all_wild"), "en").startswith(
+        "One 2 is a wild card, and wild cards alone never make a meld"
+    )
+
+
+def test_melds_set_aside_are_told_apart_from_the_teams_melds() -> None:
+    state = position(hands={0: "K K K K 9 4 5 6"}, phase=Phase.MELD, down=[False, False])
+    state.play(Meld(ks("K K K")))
+    again = _refusal(state, Meld(ks("K")), "rank_already_melded")
+    assert again.params["set_aside"] is True
+    assert explain(again, "en").startswith("You have already set aside a meld of kings")
+    nothing = _refusal(state, Add(Kind.NINE, ks("9")), "no_such_meld")
+    assert explain(nothing, "en").startswith("You have set aside no meld of 9s to add to")
+    assert "الگ" in explain(nothing, "ur") and "अलग" in explain(nothing, "hi")
+    down = position(hands={0: "K K 9 4"}, melds={0: ["K K K"]}, phase=Phase.MELD)
+    assert explain(_refusal(down, Meld(ks("K K")), "rank_already_melded"), "en").startswith(
+        "Your team already has a meld of kings"
+    )
+    assert explain(_refusal(down, Add(Kind.NINE, ks("9")), "no_such_meld"), "en").startswith(
+        "Your team has no meld of 9s to add to"
+    )
+
+
+def test_asking_refusals_say_why_and_who() -> None:
+    two = position(CLASSIC2, hands={0: "8 8 8 9 5"}, melds={0: ["K K K"]}, phase=Phase.MELD)
+    assert "with two players there is no partner to ask" in explain(
+        _refusal(two, AskPartner(), "ask_off"), "en"
+    )
+    off = position(CLASSIC4.with_options(ask_partner=False), hands={0: "8 8 9 5"},
+                   melds={0: ["K K K"]}, phase=Phase.MELD)  # fmt: skip
+    assert "is switched off at this table" in explain(_refusal(off, AskPartner(), "ask_off"), "en")
+    asked = position(hands={0: "8 8 8 9 9"}, melds={0: ["K K K"]}, phase=Phase.MELD)
+    asked.play(AskPartner())
+    waiting = _refusal(asked, Discard(Kind.NINE), "await_answer")
+    assert "the partner (North) answers yes or no" in explain(waiting, "en")
+    assert "(شمال)" in explain(waiting, "ur") and "(उत्तर)" in explain(waiting, "hi")
+    assert "(ఉత్తరం)" in explain(waiting, "te")
+
+
+def test_hand_over_says_how_the_hand_ended() -> None:
+    out = position(hands={0: "8 8 8 9", 1: "5 5"}, melds={0: ["K K K K K K K"]},
+                   phase=Phase.MELD)  # fmt: skip
+    out.play(Meld(ks("8 8 8")))
+    out.play(Discard(Kind.NINE))
+    assert explain(_refusal(out, Draw(), "hand_over"), "en").startswith(
+        "This hand is over: South went out"
+    )
+    stock = position(hands={0: "9 9 4 5"}, melds={0: ["K K K"]}, pile="6 9", leftover_to=3)
+    stock.play(Draw())
+    over = _refusal(stock, Draw(), "hand_over")
+    assert explain(over, "en").startswith("This hand is over: the stock ran out on South's turn")
+    assert "جنوب کی باری پر گڈی ختم ہو گئی" in explain(over, "ur")
+
+
+def test_game_over_names_the_winner_and_the_score() -> None:
+    from canasta_teach.engine.game import Game
+    from tests.engine_helpers import choose
+
+    game = Game(CLASSIC4.with_options(game_target=300), seed=5)
+    rng = random.Random(5)
+    while not game.is_over:
+        assert game.apply(choose(rng, game.state.legal_moves())).legal
+    reason = game.apply(Draw()).reason
+    assert reason is not None and reason.code == "game_over"
+    winner = game.winner
+    assert winner is not None
+    t = get_translator("en")
+    assert explain(reason, "en") == (
+        f"The game is over: {t.team(('NS', 'EW')[winner])} won it with "
+        f"{t.number(game.totals[winner])} points."
+    )
+
+
 def _facts_strategy(code: str) -> st.SearchStrategy[dict[str, Any]]:
     """Facts of the kinds the engine gives for ``code`` (see engine/state.py)."""
     counts = st.integers(0, 4)
@@ -311,9 +410,22 @@ def _facts_strategy(code: str) -> st.SearchStrategy[dict[str, Any]]:
         else st.sampled_from([15, 50, 90, 120]),
         "have": st.integers(0, 300),
         "canastas": st.integers(0, 1),
+        "set_aside": st.booleans(),
+        "why": st.sampled_from(["two_players", "option_off"]),
+        "how": st.sampled_from(["out", "concealed", "stock"]),
+        "seat": st.sampled_from(["S", "W", "N", "E"]),
+        "team": st.sampled_from(["NS", "EW", "S", "N"]),
+        "score": st.integers(5000, 12000),
     }  # fmt: skip
-    if code == "needs_two_naturals":
-        by_name["rank"] = st.sampled_from(["", *NATURAL_RANKS])
+    if code == "too_few":
+        # One card of a meld rank, then maybe a second: the same rank or a wild card.
+        by_name["cards"] = st.sampled_from(MELD_RANKS).flatmap(
+            lambda rank: st.lists(st.sampled_from([rank, *WILDS]), max_size=1).map(
+                lambda more: [rank, *more]
+            )
+        )
+    if code == "all_wild":
+        by_name["cards"] = st.lists(st.sampled_from(WILDS), min_size=1, max_size=5)
     names = REASONS[code][1]
     return st.fixed_dictionaries({name: by_name[name] for name in names})
 
@@ -323,8 +435,8 @@ def reasons(draw: st.DrawFn) -> Reason:
     code = draw(st.sampled_from(sorted(REASONS)))
     rule = draw(st.sampled_from(REASONS[code][0]))
     facts = draw(_facts_strategy(code))
-    if code == "needs_two_naturals" and not facts["rank"]:
-        facts["naturals"] = 0
+    if code == "too_few":
+        facts["count"] = len(facts["cards"])
     return Reason(code, rule, facts)
 
 
@@ -334,9 +446,14 @@ def _assert_names_the_facts(t: Translator, reason: Reason, text: str) -> None:
     if rank:
         forms = {t.card_of(rank), t.card_plural(rank), t.card_name(rank)}
         assert any(form in text for form in forms), (reason, text)
-    if "cards" in facts and reason.code == "not_in_hand":
+    if "cards" in facts and reason.code in ("not_in_hand", "too_few", "all_wild"):
         for token in set(facts["cards"]):
-            assert t.card(token, facts["cards"].count(token)) in text
+            # lower(): a sentence that opens with the cards capitalizes them ("Two 8s").
+            assert t.card(token, facts["cards"].count(token)).lower() in text.lower()
+    if "seat" in facts:
+        assert t.seat(facts["seat"]) in text
+    if "team" in facts:
+        assert t.team(facts["team"]) in text and t.number(facts["score"]) in text
     if reason.code in ("below_minimum", "set_aside"):
         assert t.number(facts["needed"]) in text and t.number(facts["have"]) in text
     if "frozen_by" in facts:
@@ -476,9 +593,9 @@ def test_missing_parameter_stays_visible_instead_of_raising(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     with caplog.at_level(logging.WARNING, logger="canasta_teach.i18n.translator"):
-        text = get_translator("en").text("engine", "reason.too_few")
-    assert text.endswith("only {count}.")
-    assert "count" in caplog.text
+        text = get_translator("en").text("engine", "reason.not_in_hand")
+    assert text.endswith("missing: {cards}.")
+    assert "cards" in caplog.text
 
 
 def test_importing_i18n_needs_no_jupyter_and_no_babel() -> None:

@@ -106,7 +106,10 @@ class Game:
         if self.is_over:
             from .moves import refuse
 
-            return refuse("game_over", "C-GAME-1")
+            winner = self.winner if self.winner is not None else 0
+            names = ("NS", "EW") if self.rules.players == 4 else ("S", "N")
+            return refuse("game_over", "C-GAME-1", team=names[winner],
+                          score=self.totals[winner])  # fmt: skip
         verdict = self.state.apply(move)
         if verdict.legal:
             self.moves.append(str(move))

@@ -81,6 +81,15 @@ class Asked(str, Enum):
     NO = "no"
 
 
+SEAT_NAMES_4 = ("S", "W", "N", "E")
+SEAT_NAMES_2 = ("S", "N")
+
+
+def seat_name(players: int, seat: int) -> str:
+    """Seats by compass point, clockwise from South (C-DEAL-1)."""
+    return (SEAT_NAMES_4 if players == 4 else SEAT_NAMES_2)[seat]
+
+
 def _tok(kind: int) -> str:
     return TOKENS[kind]
 
@@ -413,7 +422,10 @@ class State:
     def check(self, move: Move) -> Verdict:
         """Is ``move`` legal for the seat to move?  If not, the reason (rule id + facts)."""
         if self.phase is Phase.ENDED:
-            return refuse("hand_over", "C-END-1")
+            end = self.end or HandEnd("stock", self.current)
+            return refuse(
+                "hand_over", "C-END-1", how=end.how, seat=seat_name(self.rules.players, end.seat)
+            )
         if isinstance(move, Draw):
             return self._check_draw()
         if isinstance(move, TakePile):
@@ -437,12 +449,16 @@ class State:
 
     def _phase_refusal(self, want_meld_phase: bool) -> Verdict | None:
         if self.phase is Phase.ANSWER:
-            return refuse("await_answer", "C-ASK-1")
+            return self._await_answer()
         if want_meld_phase and self.phase is Phase.DRAW:
             return refuse("draw_first", "C-TURN-1")
         if not want_meld_phase and self.phase is Phase.MELD:
             return refuse("already_drew", "C-TURN-1")
         return None
+
+    def _await_answer(self) -> Verdict:
+        partner = seat_name(self.rules.players, self.partner(self.current))
+        return refuse("await_answer", "C-ASK-1", seat=partner)
 
     def _check_draw(self) -> Verdict:
         bad = self._phase_refusal(False)
@@ -476,10 +492,14 @@ class State:
             return refuse("need_canasta", "C-OUT-1", canastas=canastas_after, needed=needed)
         return None
 
-    def _meld_shape(self, rank: int, naturals: int, wilds: int, size_check: bool) -> Verdict | None:
-        """C-MELD-1, C-MELD-2 for a meld (new, or grown) of these totals."""
+    def _meld_shape(
+        self, rank: int, naturals: int, wilds: int, size_check: bool, cards: Sequence[int] = ()
+    ) -> Verdict | None:
+        """C-MELD-1, C-MELD-2 for a meld (new, or grown) of these totals.
+
+        ``cards`` are the cards of a new meld, named in a too-few refusal."""
         if size_check and naturals + wilds < 3:
-            return refuse("too_few", "C-MELD-1", count=naturals + wilds)
+            return refuse("too_few", "C-MELD-1", count=naturals + wilds, cards=_toks(cards))
         if naturals < 2:
             return refuse("needs_two_naturals", "C-MELD-2", rank=_tok(rank), naturals=naturals,
                           wilds=wilds)  # fmt: skip
@@ -520,7 +540,7 @@ class State:
         if self.phase is Phase.DRAW and self.down[team]:
             return refuse("draw_first", "C-TURN-1")
         if self.phase is Phase.ANSWER:
-            return refuse("await_answer", "C-ASK-1")
+            return self._await_answer()
         cards = move.cards
         if not cards:
             return refuse("no_cards", "C-MELD-1")
@@ -535,17 +555,18 @@ class State:
         if len(ranks) > 1:
             return refuse("mixed_ranks", "C-MELD-1", ranks=_toks(ranks))
         if not ranks:
-            return refuse("needs_two_naturals", "C-MELD-2", rank="", naturals=0, wilds=wilds)
+            return refuse("all_wild", "C-MELD-2", cards=_toks(cards))
         rank = ranks[0]
         existing = self.melds[team] if self.down[team] else self.staged
         if rank in existing:
-            return refuse("rank_already_melded", "C-MELD-3", rank=_tok(rank))
+            return refuse("rank_already_melded", "C-MELD-3", rank=_tok(rank),
+                          set_aside=not self.down[team])  # fmt: skip
         hand_after = self.hand_size(self.current) - len(cards)
         if rank == BLACK3:
             if wilds:
                 return refuse("black_threes_no_wilds", "C-OUT-4")
             if len(cards) < 3:
-                return refuse("too_few", "C-MELD-1", count=len(cards))
+                return refuse("too_few", "C-MELD-1", count=len(cards), cards=_toks(cards))
             going_out = hand_after <= 1 and self.phase is Phase.MELD
             if going_out:
                 if not self.down[team]:
@@ -560,7 +581,7 @@ class State:
                     return blocked
                 return LEGAL
             return refuse("black_threes_only_going_out", "C-OUT-4")
-        bad = self._meld_shape(rank, len(naturals), wilds, size_check=True)
+        bad = self._meld_shape(rank, len(naturals), wilds, True, cards)
         if bad is not None:
             return bad
         value = sum(VALUES[k] for k in cards)
@@ -579,12 +600,13 @@ class State:
         if self.phase is Phase.DRAW and self.down[team]:
             return refuse("draw_first", "C-TURN-1")
         if self.phase is Phase.ANSWER:
-            return refuse("await_answer", "C-ASK-1")
+            return self._await_answer()
         cards = move.cards
         rank = int(move.rank)
         target = (self.melds[team] if self.down[team] else self.staged).get(rank)
         if target is None:
-            return refuse("no_such_meld", "C-MELD-3", rank=_tok(rank))
+            return refuse("no_such_meld", "C-MELD-3", rank=_tok(rank),
+                          set_aside=not self.down[team])  # fmt: skip
         if not cards:
             return refuse("no_cards", "C-MELD-1")
         missing = self._missing(cards)
@@ -656,7 +678,7 @@ class State:
             if naturals < 1 or naturals + 1 + wilds < 3:
                 # Only an unfrozen pile gets here (a frozen one was refused above).
                 return refuse("take_needs_pair_or_meld", "C-PILE-4", **facts)
-            bad = self._meld_shape(top, naturals + 1, wilds, True)
+            bad = self._meld_shape(top, naturals + 1, wilds, True, (top, *cards))
         else:
             bad = self._meld_shape(top, existing.naturals + naturals + 1,
                                    existing.wilds + wilds, False)  # fmt: skip
@@ -704,8 +726,10 @@ class State:
         return counts
 
     def _check_ask(self) -> Verdict:
-        if not self.rules.ask_partner or self.rules.players != 4:
-            return refuse("ask_off", "C-ASK-1")
+        if self.rules.players != 4:
+            return refuse("ask_off", "C-ASK-1", why="two_players")
+        if not self.rules.ask_partner:
+            return refuse("ask_off", "C-ASK-1", why="option_off")
         bad = self._phase_refusal(True)
         if bad is not None:
             return bad

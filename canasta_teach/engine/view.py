@@ -8,10 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import TOKENS, kinds_of
-from .state import MeldGroup, State
-
-SEAT_NAMES_4 = ("S", "W", "N", "E")
-SEAT_NAMES_2 = ("S", "N")
+from .state import SEAT_NAMES_2, SEAT_NAMES_4, MeldGroup, State
 
 
 def seat_names(players: int) -> tuple[str, ...]:

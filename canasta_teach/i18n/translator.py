@@ -285,7 +285,10 @@ class Translator:
 
         Takes a ``Reason`` or its ``to_dict()`` form (as views send it as JSON)."""
         key, params = self.reason_parts(reason)
-        return self.text("engine", key, **params)
+        text = self.text("engine", key, **params)
+        # A sentence may open with a fact ("Two 8s are not a meld"): capitalize it.  Only
+        # English letters change; Urdu, Hindi and Telugu scripts have no case.
+        return text[:1].upper() + text[1:]
 
     def reason_parts(self, reason: Reason | Mapping[str, Any]) -> tuple[str, dict[str, str]]:
         """The catalog key chosen for ``reason`` and its facts put into words.
@@ -383,8 +386,22 @@ def _not_in_hand(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> 
     return "reason.not_in_hand", {"cards": t.cards(facts.get("cards", []))}
 
 
+def _meld_cards(t: Translator, code: str, facts: dict[str, Any]) -> _Words:
+    """The cards of a meld too small (``too_few``) or all wild (``all_wild``), named; one
+    card takes the singular variant (``reason.<code>.one``)."""
+    cards = list(facts["cards"])
+    if not cards:
+        raise ValueError(f"{code} without its cards")
+    key = f"reason.{code}.one" if len(cards) == 1 else f"reason.{code}"
+    return key, {"cards": t.cards(cards)}
+
+
 def _too_few(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
-    return "reason.too_few", {"count": t.number(int(facts.get("count", 0)))}
+    return _meld_cards(t, code, facts)
+
+
+def _all_wild(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
+    return _meld_cards(t, code, facts)
 
 
 def _mixed_ranks(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
@@ -398,9 +415,7 @@ def _wrong_rank(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _
 
 
 def _needs_two_naturals(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
-    rank = facts.get("rank") or ""
-    if not rank:
-        return "reason.needs_two_naturals.wild_only", {}
+    rank = facts["rank"]
     return "reason.needs_two_naturals", {
         "naturals": t.card(rank, int(facts["naturals"])),
         "wilds": t._wilds(int(facts["wilds"])),
@@ -427,8 +442,38 @@ def _two_naturals_per_wild(t: Translator, code: str, rule: str, facts: dict[str,
     }
 
 
-def _rank_only(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
-    return f"reason.{code}", {"rank_of": t.card_of(facts["rank"])}
+def _meld_of_rank(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
+    """``rank_already_melded`` / ``no_such_meld``: the team's melds on the table, or (before
+    the team has gone down) the melds set aside this turn (``reason.<code>.set_aside``)."""
+    key = f"reason.{code}.set_aside" if facts["set_aside"] is True else f"reason.{code}"
+    return key, {"rank_of": t.card_of(facts["rank"])}
+
+
+_HAND_ENDED = {
+    "out": "reason.hand_over",
+    "concealed": "reason.hand_over.concealed",
+    "stock": "reason.hand_over.stock",
+}
+
+
+def _hand_over(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
+    return _HAND_ENDED[facts["how"]], {"seat": t.seat(facts["seat"])}
+
+
+def _game_over(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
+    return "reason.game_over", {"team": t.team(facts["team"]),
+                                "score": t.number(int(facts["score"]))}  # fmt: skip
+
+
+def _await_answer(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
+    return "reason.await_answer", {"seat": t.seat(facts["seat"])}
+
+
+_ASK_OFF = {"option_off": "reason.ask_off", "two_players": "reason.ask_off.two_players"}
+
+
+def _ask_off(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
+    return _ASK_OFF[facts["why"]], {}
 
 
 def _top_card(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
@@ -476,16 +521,21 @@ def _set_aside(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _W
 
 
 _REASON_WORDS = {
+    "hand_over": _hand_over,
+    "game_over": _game_over,
+    "await_answer": _await_answer,
+    "ask_off": _ask_off,
     "partner_said_no": _partner_said_no,
     "not_in_hand": _not_in_hand,
     "too_few": _too_few,
+    "all_wild": _all_wild,
     "mixed_ranks": _mixed_ranks,
     "wrong_rank": _wrong_rank,
     "needs_two_naturals": _needs_two_naturals,
     "too_many_wilds": _too_many_wilds,
     "two_naturals_per_wild": _two_naturals_per_wild,
-    "rank_already_melded": _rank_only,
-    "no_such_meld": _rank_only,
+    "rank_already_melded": _meld_of_rank,
+    "no_such_meld": _meld_of_rank,
     "wild_on_top": _top_card,
     "red_three_on_top": _top_card,
     "frozen_needs_pair": _frozen_needs_pair,
