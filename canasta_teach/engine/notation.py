@@ -37,7 +37,7 @@ from .moves import (
 )
 from .rng import SplitMix64
 from .rules import PRESETS, RuleSet
-from .state import Asked, HandEnd, MeldGroup, Phase, State
+from .state import Asked, HandEnd, MeldGroup, Phase, State, new_meld_shape
 
 JOKER, TWO, RED3, BLACK3 = 0, 1, 2, 3
 
@@ -392,6 +392,20 @@ def _meld_groups(line: _Line, rules: RuleSet) -> list[tuple[MeldGroup, _Tok, lis
     return out
 
 
+#: English for the engine's meld-shape reasons (other languages: the ``notation`` catalog).
+_MELD_PROBLEMS: Final[dict[str, str]] = {
+    "no_cards": "a meld needs cards",
+    "red_three_meld": "a red three is never melded",
+    "mixed_ranks": "a meld holds one rank only",
+    "all_wild": "a meld of wild cards only is never allowed",
+    "too_few": "a meld has at least 3 cards",
+    "black_threes_no_wilds": "black threes are melded without wild cards",
+    "needs_two_naturals": "a meld needs at least 2 natural cards",
+    "too_many_wilds": "a meld holds at most 3 wild cards",
+    "two_naturals_per_wild": "with this option every wild card needs two natural cards",
+}
+
+
 def _meld_group(chunk: list[_Tok], rules: RuleSet) -> MeldGroup:
     kinds = [_card(tok) for tok in chunk]
     first = chunk[0]
@@ -402,34 +416,13 @@ def _meld_group(chunk: list[_Tok], rules: RuleSet) -> MeldGroup:
                              token=" ".join(t.text for t in chunk), expected=expected,
                              params={"problem": problem, **params})  # fmt: skip
 
-    if RED3 in kinds:
-        raise bad("red_three_meld", "a red three is never melded (C-MELD-4)")
-    ranks = sorted({k for k in kinds if k >= BLACK3}, reverse=True)
-    if len(ranks) > 1:
-        raise bad("mixed_ranks", "a meld holds one rank only (C-MELD-1)",
-                  ranks=[TOKENS[r] for r in ranks])  # fmt: skip
+    problem = new_meld_shape(rules, kinds)
+    if problem is not None:
+        message = _MELD_PROBLEMS.get(problem.code, "not a meld")
+        raise bad(problem.code, f"{message} ({problem.rule})", **problem.params)
+    rank = max(kinds)
     wilds = sum(1 for k in kinds if k <= TWO)
-    if not ranks:
-        raise bad("needs_two_naturals", "a meld needs natural cards (C-MELD-2)",
-                  naturals=0, wilds=wilds)  # fmt: skip
-    rank = ranks[0]
     naturals = len(kinds) - wilds
-    if len(kinds) < 3:
-        raise bad("too_few", "a meld has at least 3 cards (C-MELD-1)", count=len(kinds))
-    if rank == BLACK3 and wilds:
-        raise bad("black_threes_no_wilds", "black threes are melded without wild cards "
-                  "(C-OUT-4)")  # fmt: skip
-    if naturals < 2:
-        raise bad("needs_two_naturals", "a meld needs at least 2 natural cards (C-MELD-2)",
-                  rank=TOKENS[rank], naturals=naturals, wilds=wilds)  # fmt: skip
-    if wilds > rules.max_wilds:
-        raise bad("too_many_wilds", f"a meld holds at most {rules.max_wilds} wild cards "
-                  "(C-MELD-2)", rank=TOKENS[rank], naturals=naturals, wilds=wilds,
-                  max_wilds=rules.max_wilds)  # fmt: skip
-    if rules.two_naturals_per_wild and naturals < 2 * wilds:
-        raise bad("two_naturals_per_wild", "with this option every wild card needs two "
-                  "natural cards (C-MELD-2)", rank=TOKENS[rank], naturals=naturals,
-                  wilds=wilds)  # fmt: skip
     jokers = sum(1 for k in kinds if k == JOKER)
     return MeldGroup(rank, naturals, jokers, wilds - jokers)
 

@@ -11,7 +11,7 @@ partners sit opposite in the 4-player game and each player is a team of one in t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -96,6 +96,53 @@ def _tok(kind: int) -> str:
 
 def _toks(cards: Sequence[int]) -> list[str]:
     return [TOKENS[k] for k in cards]
+
+
+def group_shape(
+    rules: RuleSet,
+    rank: int,
+    naturals: int,
+    wilds: int,
+    size_check: bool,
+    cards: Sequence[int] = (),
+) -> Reason | None:
+    """C-MELD-1, C-MELD-2 for a meld of ``rank`` (new, or grown) with these totals.
+
+    ``size_check`` is off for a meld that grows (it has three cards already); ``cards``,
+    the cards of a new meld, are named in a too-few refusal."""
+    if size_check and naturals + wilds < 3:
+        return Reason("too_few", "C-MELD-1", {"count": naturals + wilds, "cards": _toks(cards)})
+    facts = {"rank": _tok(rank), "naturals": naturals, "wilds": wilds}
+    if naturals < 2:
+        return Reason("needs_two_naturals", "C-MELD-2", facts)
+    if wilds > rules.max_wilds:
+        return Reason("too_many_wilds", "C-MELD-2", {**facts, "max_wilds": rules.max_wilds})
+    if rules.two_naturals_per_wild and naturals < 2 * wilds:
+        return Reason("two_naturals_per_wild", "C-MELD-2", facts)
+    return None
+
+
+def new_meld_shape(rules: RuleSet, cards: Sequence[int]) -> Reason | None:
+    """What is wrong with ``cards`` as a meld on their own, or None (C-MELD-1, C-MELD-2,
+    C-MELD-4, C-OUT-4).  When black threes may go down is the turn's business, not this."""
+    if not cards:
+        return Reason("no_cards", "C-MELD-1")
+    if RED3 in cards:
+        return Reason("red_three_meld", "C-MELD-4")
+    naturals = [k for k in cards if k >= BLACK3]
+    ranks = sorted(set(naturals), reverse=True)
+    wilds = len(cards) - len(naturals)
+    if len(ranks) > 1:
+        return Reason("mixed_ranks", "C-MELD-1", {"ranks": _toks(ranks)})
+    if not ranks:
+        return Reason("all_wild", "C-MELD-2", {"cards": _toks(cards)})
+    if ranks[0] == BLACK3:
+        if wilds:
+            return Reason("black_threes_no_wilds", "C-OUT-4")
+        if len(cards) < 3:
+            return Reason("too_few", "C-MELD-1", {"count": len(cards), "cards": _toks(cards)})
+        return None
+    return group_shape(rules, ranks[0], len(naturals), wilds, True, cards)
 
 
 class MeldGroup:
@@ -495,21 +542,8 @@ class State:
     def _meld_shape(
         self, rank: int, naturals: int, wilds: int, size_check: bool, cards: Sequence[int] = ()
     ) -> Verdict | None:
-        """C-MELD-1, C-MELD-2 for a meld (new, or grown) of these totals.
-
-        ``cards`` are the cards of a new meld, named in a too-few refusal."""
-        if size_check and naturals + wilds < 3:
-            return refuse("too_few", "C-MELD-1", count=naturals + wilds, cards=_toks(cards))
-        if naturals < 2:
-            return refuse("needs_two_naturals", "C-MELD-2", rank=_tok(rank), naturals=naturals,
-                          wilds=wilds)  # fmt: skip
-        if wilds > self.rules.max_wilds:
-            return refuse("too_many_wilds", "C-MELD-2", rank=_tok(rank), naturals=naturals,
-                          wilds=wilds, max_wilds=self.rules.max_wilds)  # fmt: skip
-        if self.rules.two_naturals_per_wild and naturals < 2 * wilds:
-            return refuse("two_naturals_per_wild", "C-MELD-2", rank=_tok(rank),
-                          naturals=naturals, wilds=wilds)  # fmt: skip
-        return None
+        reason = group_shape(self.rules, rank, naturals, wilds, size_check, cards)
+        return None if reason is None else Verdict(reason)
 
     def _after_meld(self, hand_after: int, value: int, canasta_made: bool) -> Verdict | None:
         """Going-out and first-meld checks shared by Meld and Add in the meld phase.
@@ -547,26 +581,18 @@ class State:
         missing = self._missing(cards)
         if missing:
             return refuse("not_in_hand", "C-TURN-2", cards=missing)
-        if RED3 in cards:
-            return refuse("red_three_meld", "C-MELD-4")
-        naturals = [k for k in cards if k >= BLACK3]
-        ranks = sorted(set(naturals), reverse=True)
-        wilds = len(cards) - len(naturals)
-        if len(ranks) > 1:
-            return refuse("mixed_ranks", "C-MELD-1", ranks=_toks(ranks))
-        if not ranks:
-            return refuse("all_wild", "C-MELD-2", cards=_toks(cards))
-        rank = ranks[0]
+        # A card of a rank the team has melded goes onto that meld: say so before judging the
+        # cards as a meld of their own (C-MELD-3).
         existing = self.melds[team] if self.down[team] else self.staged
+        rank = max(cards)
+        problem = new_meld_shape(self.rules, cards)
+        if problem is not None and (rank not in existing or problem.code == "mixed_ranks"):
+            return Verdict(problem)
         if rank in existing:
             return refuse("rank_already_melded", "C-MELD-3", rank=_tok(rank),
                           set_aside=not self.down[team])  # fmt: skip
         hand_after = self.hand_size(self.current) - len(cards)
         if rank == BLACK3:
-            if wilds:
-                return refuse("black_threes_no_wilds", "C-OUT-4")
-            if len(cards) < 3:
-                return refuse("too_few", "C-MELD-1", count=len(cards), cards=_toks(cards))
             going_out = hand_after <= 1 and self.phase is Phase.MELD
             if going_out:
                 if not self.down[team]:
@@ -581,9 +607,6 @@ class State:
                     return blocked
                 return LEGAL
             return refuse("black_threes_only_going_out", "C-OUT-4")
-        bad = self._meld_shape(rank, len(naturals), wilds, True, cards)
-        if bad is not None:
-            return bad
         value = sum(VALUES[k] for k in cards)
         bad = self._after_meld(hand_after, value, len(cards) >= 7)
         if bad is not None:
@@ -1048,7 +1071,7 @@ class State:
                     made = e_size < 7 <= e_size + 1 + size
                     if self._may_go_out(canastas + made, hand_after) is not None:
                         continue
-                out.append(_take_move(top, n, j, t))
+                out.append(_cached_move("take", top, n, j, t))
 
     def _legal_melds(self, out: list[Move]) -> None:
         seat = self.current
@@ -1073,7 +1096,7 @@ class State:
                     if self.rules.two_naturals_per_wild and n < 2 * (j + t):
                         continue
                     if self._check_meld_fast(rank, n, j, t):
-                        out.append(_meld_move(rank, n, j, t))
+                        out.append(_cached_move("meld", rank, n, j, t))
 
     def _check_meld_fast(self, rank: int, n: int, j: int, t: int) -> bool:
         """The going-out and minimum part of ``_check_meld`` (shape already known good)."""
@@ -1123,7 +1146,7 @@ class State:
                         made = before < 7 <= before + size
                         ok = self._after_meld(hand_after, value, made) is None
                     if ok:
-                        out.append(_add_move(rank, n, j, t))
+                        out.append(_cached_move("add", rank, n, j, t))
 
     def _legal_discards(self, out: list[Move]) -> None:
         seat = self.current
@@ -1142,9 +1165,6 @@ class State:
         return counts_value(self.hands[seat])
 
 
-_MOVE_CACHE: dict[tuple[str, int, int, int, int], Move] = {}
-
-
 def _cards(rank: int, n: int, j: int, t: int) -> tuple[Kind, ...]:
     """Canonical card order: naturals, then 2s, then jokers."""
     return (*[_KIND[rank]] * n, *[Kind.TWO] * t, *[Kind.JOKER] * j)
@@ -1152,28 +1172,20 @@ def _cards(rank: int, n: int, j: int, t: int) -> tuple[Kind, ...]:
 
 # Moves are immutable values, so legal_moves hands out shared instances: random play makes
 # the same few hundred moves over and over.
-def _take_move(rank: int, n: int, j: int, t: int) -> Move:
-    key = ("take", rank, n, j, t)
-    move = _MOVE_CACHE.get(key)
-    if move is None:
-        move = _MOVE_CACHE[key] = TakePile(_cards(rank, n, j, t))
-    return move
+_MOVE_CACHE: dict[tuple[str, int, int, int, int], Move] = {}
+_MOVE_MAKERS: dict[str, Callable[[int, tuple[Kind, ...]], Move]] = {
+    "take": lambda rank, cards: TakePile(cards),
+    "meld": lambda rank, cards: Meld(cards),
+    "add": lambda rank, cards: Add(_KIND[rank], cards),
+}
 
 
-def _meld_move(rank: int, n: int, j: int, t: int) -> Move:
-    key = ("meld", rank, n, j, t)
-    move = _MOVE_CACHE.get(key)
-    if move is None:
-        move = _MOVE_CACHE[key] = Meld(_cards(rank, n, j, t))
-    return move
-
-
-def _add_move(rank: int, n: int, j: int, t: int) -> Move:
-    key = ("add", rank, n, j, t)
-    move = _MOVE_CACHE.get(key)
-    if move is None:
-        move = _MOVE_CACHE[key] = Add(_KIND[rank], _cards(rank, n, j, t))
-    return move
+def _cached_move(verb: str, rank: int, n: int, j: int, t: int) -> Move:
+    key = (verb, rank, n, j, t)
+    cached = _MOVE_CACHE.get(key)
+    if cached is None:
+        cached = _MOVE_CACHE[key] = _MOVE_MAKERS[verb](rank, _cards(rank, n, j, t))
+    return cached
 
 
 class IllegalMove(ValueError):
