@@ -11,6 +11,7 @@ partners sit opposite in the 4-player game and each player is a team of one in t
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -51,7 +52,7 @@ JOKER, TWO, RED3, BLACK3 = 0, 1, 2, 3
 #: Kind members by index: ``Kind(k)`` goes through Enum machinery, indexing does not.
 _KIND = tuple(Kind)
 _DISCARDS = tuple(Discard(k) for k in _KIND)
-_NO_CARDS = (0,) * NUM_KINDS
+_HIGH_TO_LOW = tuple(range(NUM_KINDS - 1, -1, -1))
 #: _WILD_OPTIONS[jokers held][twos held][room]: the (jokers, twos) pairs a hand can add.
 _WILD_OPTIONS = tuple(
     tuple(
@@ -1077,11 +1078,20 @@ class State:
         seat = self.current
         team = seat % 2
         hand = self.hands[seat]
-        existing = self.melds[team] if self.down[team] else self.staged
+        down = self.down[team]
+        existing = self.melds[team] if down else self.staged
         wild_opts = self._wild_options(self.rules.max_wilds)
+        held_total = sum(hand)
+        jokers, twos = min(hand[JOKER], 3), min(hand[TWO], 3)
+        per_wild = self.rules.two_naturals_per_wild
+        max_wilds = min(self.rules.max_wilds, 3)
         for rank in _MELD_KINDS:
             held = hand[rank]
             if held < (3 if rank == BLACK3 else 2) or rank in existing:
+                continue
+            if down and rank != BLACK3 and held_total - held - jokers - twos >= 2:
+                # Every meld of this rank leaves two cards or more: only the shape decides.
+                out.extend(_all_melds(rank, held, jokers, twos, per_wild, max_wilds))
                 continue
             if rank == BLACK3:
                 for n in range(3, held + 1):
@@ -1120,13 +1130,18 @@ class State:
         per_wild = self.rules.two_naturals_per_wild
         canastas = self.canastas(team) if down else 0
         may_out_cache: dict[int, bool] = {}
+        jokers, twos = min(hand[JOKER], 3), min(hand[TWO], 3)
         for rank in sorted(targets):
             group = targets[rank]
             if rank == BLACK3:
                 continue
-            room = self.rules.max_wilds - group.wilds
+            room = max(self.rules.max_wilds - group.wilds, 0)
             before = group.size
-            for j, t in self._wild_options(max(room, 0)):
+            if down and not per_wild and held_total - hand[rank] - min(jokers + twos, room) >= 2:
+                # Every addition leaves two cards or more: all of them are legal.
+                out.extend(_all_adds(rank, hand[rank], room, jokers, twos))
+                continue
+            for j, t in self._wild_options(room):
                 for n in range(hand[rank] + 1):
                     size = n + j + t
                     if size == 0:
@@ -1151,13 +1166,16 @@ class State:
     def _legal_discards(self, out: list[Move]) -> None:
         seat = self.current
         hand = self.hands[seat]
-        staged_kinds = self._staged_counts() if self.staged else _NO_CARDS
+        if not self.staged:
+            if sum(hand) == 1 and self._may_go_out(self.canastas(seat % 2)) is not None:
+                return
+            out.extend([_DISCARDS[k] for k in _HIGH_TO_LOW if hand[k]])
+            return
+        staged_kinds = self._staged_counts()
         left = sum(hand) + sum(staged_kinds) - 1
         if left == 0 and self._may_go_out(self.canastas(seat % 2)) is not None:
             return
-        for k in range(NUM_KINDS - 1, -1, -1):
-            if hand[k] or staged_kinds[k]:
-                out.append(_DISCARDS[k])
+        out.extend([_DISCARDS[k] for k in _HIGH_TO_LOW if hand[k] or staged_kinds[k]])
 
     # ------------------------------------------------------------------ scoring
 
@@ -1178,6 +1196,30 @@ _MOVE_MAKERS: dict[str, Callable[[int, tuple[Kind, ...]], Move]] = {
     "meld": lambda rank, cards: Meld(cards),
     "add": lambda rank, cards: Add(_KIND[rank], cards),
 }
+
+
+@functools.cache
+def _all_melds(
+    rank: int, held: int, jokers: int, twos: int, per_wild: bool, max_wilds: int
+) -> tuple[Move, ...]:
+    """Every well-shaped new meld of ``rank`` from these cards, in legal_moves order."""
+    out = []
+    for n in range(2, held + 1):
+        for j, t in _WILD_OPTIONS[jokers][twos][max_wilds]:
+            if n + j + t >= 3 and not (per_wild and n < 2 * (j + t)):
+                out.append(_cached_move("meld", rank, n, j, t))
+    return tuple(out)
+
+
+@functools.cache
+def _all_adds(rank: int, held: int, room: int, jokers: int, twos: int) -> tuple[Move, ...]:
+    """Every addition to a meld of ``rank`` with room for ``room`` more wild cards."""
+    return tuple(
+        _cached_move("add", rank, n, j, t)
+        for j, t in _WILD_OPTIONS[jokers][twos][room]
+        for n in range(held + 1)
+        if n + j + t
+    )
 
 
 def _cached_move(verb: str, rank: int, n: int, j: int, t: int) -> Move:
