@@ -23,8 +23,15 @@ KEY = re.compile(r"""["']((?:button|table|msg|game|hint|error)\.[a-z_.]+[a-z_])[
 
 
 def catalog(lang: str) -> dict[str, str]:
+    """Key -> text; a plural entry's forms are joined with " | " (checked as one text)."""
     with (LOCALE_DIR / lang / "LC_MESSAGES" / "ui.po").open("rb") as handle:
-        return {m.id: m.string for m in read_po(handle) if m.id}
+        entries = [m for m in read_po(handle) if m.id]
+    return {
+        m.id[0] if isinstance(m.id, tuple) else m.id: (
+            " | ".join(m.string) if isinstance(m.string, tuple) else m.string
+        )
+        for m in entries
+    }
 
 
 def placeholders(text: str) -> set[str]:
@@ -69,6 +76,16 @@ def test_every_entry_is_translated_and_keeps_its_placeholders(lang: str) -> None
         letters = [ch for ch in text.replace("{", " ").replace("}", " ") if ch.isalpha()]
         latin = sum(1 for ch in letters if ch.isascii())
         assert latin <= len(placeholders(text)) * 12 + 4, f"{lang} {key}: {text}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_card_counts_agree_with_their_number(lang: str) -> None:
+    """One card is not "1 cards": counts on the table are plural entries."""
+    tr = get_translator(lang)
+    one = tr.ntext("ui", "table.pile_count", 1, count=1)
+    many = tr.ntext("ui", "table.pile_count", 5, count=5)
+    assert one.startswith("1 ") and many.startswith("5 ")
+    assert one[2:] != many[2:]
 
 
 def test_english_entries_are_not_empty() -> None:

@@ -524,8 +524,10 @@ class TableController:
             others.append(
                 {
                     "seat": names[s],
-                    "text": tr.ui(
+                    "text": tr.ntext(
+                        "ui",
                         "table.player_cards",
+                        state.hand_size(s),
                         player=tr.ui(role, seat=tr.seat(names[s])),
                         count=state.hand_size(s),
                     ),
@@ -536,7 +538,7 @@ class TableController:
         if pile["top"] is None:
             pile_text = tr.ui("table.pile_empty")
         else:
-            pile_text = tr.ui("table.pile_count", count=pile["size"])
+            pile_text = tr.ntext("ui", "table.pile_count", pile["size"], count=pile["size"])
         frozen_text = ""
         if pile["frozen"]:
             frozen_text = tr.ui(
@@ -557,7 +559,7 @@ class TableController:
             "my_turn": state.to_move == self.seat and not state.is_over,
             "status": self._status_text(),
             "pile": {**pile, "text": pile_text, "frozen_text": frozen_text},
-            "stock_text": tr.ui("table.stock_count", count=view["stock"]),
+            "stock_text": tr.ntext("ui", "table.stock_count", view["stock"], count=view["stock"]),
             "staged_text": (
                 tr.ui("table.staged", have=state.staged_value(), needed=state.minimum(mine))
                 if view["staged"]
