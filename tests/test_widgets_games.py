@@ -64,9 +64,11 @@ def test_build_a_meld_counts_progress_and_advances() -> None:
     assert w.game["solved"] and w.game["stage"] == "done"
     assert w.view["actions"] == []
     assert w.message["text"].startswith(tr.ui("game.solved"))
+    assert w.view["status"] == tr.ui("game.solved")  # not "your turn" any more
     press(g, "next")
     assert g.index == 1 and w.game["puzzle"] == tr.ui("game.puzzle_number", number=2, total=3)
     assert w.message == {}
+    assert w.view["status"] != tr.ui("game.solved")
 
 
 def test_a_legal_meld_of_the_wrong_rank_is_not_played(tmp_path: Path) -> None:

@@ -203,6 +203,7 @@ class PuzzleGame:
     def _solved(self) -> None:
         self.solved.add(self.index)
         self.stage = "done"
+        self.controller.status_override = self.tr.ui("game.solved")
         self._set_actions()
         with self.widget.hold_sync():
             self.controller.render()

@@ -214,6 +214,9 @@ class TableController:
         self.players = dict(players or {})
         self.check_move = check_move
         self.on_move = on_move
+        #: A game's own word for the status line (e.g. "Solved!"), shown instead of whose
+        #: turn it is; cleared by ``reset``.
+        self.status_override: str | None = None
         self.on_game_intent = on_game_intent
         traits = {
             "lang": lang,
@@ -571,6 +574,8 @@ class TableController:
         }
 
     def _status_text(self) -> str:
+        if self.status_override is not None:
+            return self.status_override
         tr = self.tr
         state = self.state
         names = seat_names(state.players)
@@ -598,6 +603,7 @@ class TableController:
     def reset(self, state: State) -> None:
         """Show a new position (a game's next puzzle), clearing the message."""
         self.state = state
+        self.status_override = None
         with self.widget.hold_sync():
             self.widget.message = {}
             self.render()
