@@ -7,8 +7,9 @@ after one discarded warm-up load:
 
 - TTI: from the navigation start (``performance.now()`` origin) to the moment a
   MutationObserver, installed before any page script runs, first sees the notebook's
-  "interactive" selector matched by a laid-out element (bare: the button; lessons:
-  ``[data-ct-card]``, which the card table widget renders).
+  "interactive" selector matched by a laid-out element (bare: the button; lessons with a
+  mini-game: ``[data-ct-card]``, which the card table widget renders; start pages, which have
+  no game: their links).
 - click-to-update: ``event.timeStamp`` of the click, taken in a capturing listener, to the first
   mutation under the element that must change (a MutationObserver armed before the click).
   Playwright only delivers the click and reads the result; it does not time anything.
@@ -16,8 +17,11 @@ after one discarded warm-up load:
 Targets: lesson TTI <= 1.3 x bare TTI; lesson click-to-update <= 1.5 x the bare round trip and
 < 100 ms median.
 
-Lesson actions are pluggable: fill :data:`LESSON_ACTIONS` (path relative to ``lessons/`` or
-``"*"`` -> :class:`Action`). Lessons without an action are timed for TTI only.
+Lesson actions: :data:`LESSON_ACTIONS` (path relative to ``lessons/`` or ``"*"`` ->
+:class:`Action`). Lesson 1 presses Meld and lesson 2 Take pile with an illegal selection, two
+refusals in turn; the clock stops when the message area changes (see ``MELD_REFUSAL``,
+``TAKE_REFUSAL``). Pages without an action are timed for TTI only. The report ends with the
+lessons that have a mini-game against the bare button (median and worst lesson).
 
 ``python -m benchmarks.app_bench [--repeats 5] [--clicks 5] [--preheat] [--json] [NOTEBOOK ...]``
 """
@@ -36,6 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from canasta_teach import app
+from canasta_teach.i18n import LANGUAGES
 
 if TYPE_CHECKING:
     from playwright.sync_api import BrowserContext, Page
@@ -45,6 +50,8 @@ BENCH_PREFIX = "_bench"
 BARE = f"{BENCH_PREFIX}/bare_button.ipynb"
 BARE_SOURCE = REPO_ROOT / "tests" / "browser" / "notebooks"
 LESSON_READY = "[data-ct-card]"
+#: A page without a mini-game (a start page) is ready when its text and links are laid out.
+PROSE_READY = "#rendered_cells a[href]:not(.anchor-link)"
 TARGETS = {"tti_ratio": 1.3, "click_ratio": 1.5, "click_ms": 100.0}
 PAGE_TIMEOUT_MS = 60_000
 CLICK_TIMEOUT_MS = 10_000
@@ -70,10 +77,77 @@ class Action:
 
 BARE_ACTION = Action(click=".ct-bare-button", changes=".ct-bare-label")
 
-#: The hook for lessons, to be filled by whoever writes the lesson widgets, e.g.
-#: ``LESSON_ACTIONS["*"] = Action(click="[data-ct-card]", changes="[data-ct-table]")`` or per
-#: notebook: ``LESSON_ACTIONS["en/01_first_meld.ipynb"] = Action(...)``.
+# ---------------------------------------------------------------------------- lesson actions
+#
+# Each lesson's mini-game answers a table action with one comm message; the clock stops at the
+# first mutation of the message area. The timed click is an illegal move, so that the position
+# never changes and every click gets the same work from the kernel: the engine checks the move
+# and the learner is told why it is refused. Two refusals take turns: an identical refusal
+# would change nothing (traitlets sends no update for an equal value), and the clock would wait.
+
+MESSAGE = ".ct-message"
+
+
+def _select(page: Page, tokens: str) -> None:
+    """Tap ``tokens`` in the hand (the nth copy for a repeated token), after clearing."""
+    clear = page.locator(".ct-clear")
+    if clear.count():
+        clear.click()
+    seen: dict[str, int] = {}
+    for token in tokens.split():
+        page.locator(f".ct-hand [data-ct-card='{token}']").nth(seen.get(token, 0)).click()
+        seen[token] = seen.get(token, 0) + 1
+    page.wait_for_function(
+        "n => document.querySelectorAll(\".ct-hand [aria-pressed='true']\").length === n",
+        arg=len(tokens.split()),
+        timeout=CLICK_TIMEOUT_MS,
+    )
+
+
+def _alternating(
+    selections: Sequence[str], setup: Callable[[Page], None] | None = None
+) -> Callable[[Page], None]:
+    """A ``prepare`` that selects ``selections`` in turn (after ``setup``, untimed)."""
+    turn = iter(range(1 << 62))
+
+    def prepare(page: Page) -> None:
+        if setup is not None:
+            setup(page)
+        _select(page, selections[next(turn) % len(selections)])
+
+    return prepare
+
+
+def _take_puzzle_with_open_pile(page: Page) -> None:
+    """Go to take-the-pile's puzzle 2 (02-natural-and-wild: top card 7, pile not frozen).
+
+    Puzzle 1 stops the pickup with a black three, so its Take button is disabled."""
+    if page.locator("[data-ct-pile='7']").count():
+        return
+    page.locator("[data-ct-game='next']").click()
+    page.wait_for_selector("[data-ct-pile='7']", timeout=CLICK_TIMEOUT_MS)
+
+
+#: Build a meld, puzzle 1 (01-three-kings, hand A K K K Q 10 9 7 6 5 4 4): press Meld with
+#: "4 4" (C-MELD-1, too few cards) and "K K Q" (C-MELD-1, two ranks) in turn.
+MELD_REFUSAL = Action(
+    click="[data-ct-action='meld']",
+    changes=MESSAGE,
+    prepare=_alternating(["4 4", "K K Q"]),
+)
+#: Take the pile, puzzle 2 (top card 7; hand A K Q 9 9 7 6 5 4 4 JK): press Take pile with
+#: "7" alone (C-PILE-4) and "9 9" (C-MELD-1, not 7s) in turn.
+TAKE_REFUSAL = Action(
+    click="[data-ct-action='take']",
+    changes=MESSAGE,
+    prepare=_alternating(["7", "9 9"], setup=_take_puzzle_with_open_pile),
+)
+
+#: Timed action per lesson (path as served; ``"*"`` for any lesson not listed).
 LESSON_ACTIONS: dict[str, Action] = {}
+for _lang in LANGUAGES:
+    LESSON_ACTIONS[f"{_lang}/01-cards-melds-canastas.ipynb"] = MELD_REFUSAL
+    LESSON_ACTIONS[f"{_lang}/02-discard-pile-freezing.ipynb"] = TAKE_REFUSAL
 
 
 @dataclass
@@ -101,8 +175,22 @@ def default_notebooks() -> list[str]:
     return [BARE, *lessons]
 
 
+def has_game(notebook: str) -> bool:
+    """Whether lesson ``notebook`` (path as served) plays a mini-game (calls ``play(...)``)."""
+    try:
+        cells = json.loads((app.LESSONS_DIR / notebook).read_text(encoding="utf-8"))["cells"]
+    except (OSError, ValueError, KeyError):
+        return True  # not a lessons/ file: expect the card table
+    return any(
+        cell.get("cell_type") == "code" and "play(" in "".join(cell.get("source", []))
+        for cell in cells
+    )
+
+
 def ready_selector(notebook: str) -> str:
-    return BARE_ACTION.click if notebook == BARE else LESSON_READY
+    if notebook == BARE:
+        return BARE_ACTION.click
+    return LESSON_READY if has_game(notebook) else PROSE_READY
 
 
 def action_for(notebook: str) -> Action | None:
@@ -313,17 +401,57 @@ def report(result: dict[str, Any]) -> str:
                 ok = ratio <= TARGETS["click_ratio"] and click < TARGETS["click_ms"]
                 line += f" {ratio:6.2f}x {mark(ok)}"
         elif p["notebook"] != BARE and p["error"] is None:
-            line += "        - (no action in LESSON_ACTIONS)"
+            if has_game(p["notebook"]):
+                line += "        - (no action in LESSON_ACTIONS)"
+            else:
+                line += "        - (no mini-game: TTI only)"
         if p["error"]:
             line += f"  [{p['error']}]"
         lines.append(line)
     lessons = [p for p in pages if p["notebook"] != BARE]
     if not lessons:
         lines.append("  (no lessons/*/0*.ipynb yet: lesson targets not checked)")
+    lines += _lesson_summary(lessons, bare_tti, bare_click)
     lines.append(
         "  targets: lesson TTI <= 1.3x bare; lesson click-to-update <= 1.5x bare and < 100 ms"
     )
     return "\n".join(lines)
+
+
+def _lesson_summary(
+    lessons: list[dict[str, Any]], bare_tti: float | None, bare_click: float | None
+) -> list[str]:
+    """Lessons with a mini-game against the bare button: the median of their medians and the
+    worst lesson, each with its ratio; "ok" only when every such lesson meets the target."""
+    games = [p for p in lessons if has_game(p["notebook"])]
+    if not games:
+        return []
+    lines = [f"  lessons with a mini-game ({len(games)}), against the bare button:"]
+    errors = [p["notebook"] for p in games if p["error"]]
+    tti = [p["tti_median_ms"] for p in games if p["tti_median_ms"] is not None]
+    if tti and bare_tti:
+        worst = max(tti)
+        ok = worst / bare_tti <= TARGETS["tti_ratio"]
+        lines.append(
+            f"    time to interactive: median {statistics.median(tti):.0f} ms"
+            f" ({statistics.median(tti) / bare_tti:.2f}x bare {bare_tti:.0f} ms),"
+            f" worst {worst:.0f} ms ({worst / bare_tti:.2f}x)"
+            f"  {'ok' if ok else 'MISSED'} (target <= {TARGETS['tti_ratio']}x)"
+        )
+    clicks = [p["click_median_ms"] for p in games if p["click_median_ms"] is not None]
+    if clicks and bare_click:
+        worst = max(clicks)
+        ok = worst / bare_click <= TARGETS["click_ratio"] and worst < TARGETS["click_ms"]
+        lines.append(
+            f"    click to update:     median {statistics.median(clicks):.1f} ms"
+            f" ({statistics.median(clicks) / bare_click:.2f}x bare {bare_click:.1f} ms),"
+            f" worst {worst:.1f} ms ({worst / bare_click:.2f}x)"
+            f"  {'ok' if ok else 'MISSED'} (target <= {TARGETS['click_ratio']}x and"
+            f" < {TARGETS['click_ms']:.0f} ms)"
+        )
+    if errors:
+        lines.append(f"    not measured (see above): {', '.join(errors)}")
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:

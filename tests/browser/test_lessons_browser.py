@@ -1,0 +1,479 @@
+"""The real lessons in the real app: every language, read and played by mouse in Chromium.
+
+For each of en, ur, hi, te the start page and both lessons are loaded from the Voilà server of
+``canasta_teach.app`` (the session fixture ``voila_url`` serves ``lessons/`` as is). On every page:
+the page language and direction, the shipped web font actually loaded from the app and used by
+the prose, no traceback or Python error text, and the back/forward/start links leading to pages
+that exist. In each lesson's mini-game an illegal move is refused with the engine's reason in
+the page's language and script (the expected sentence is computed here from the same puzzle
+position and move), then a legal move changes the table. A full-page screenshot of every page
+goes to ``test-artifacts/lesson-<lang>-<notebook>.png``.
+
+Runtime: one page load per page (13 in all) in one browser context; links to pages not loaded
+in the same test are checked with one plain HTTP request each, whose kernel is shut down at once.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urljoin, urlsplit
+
+import pytest
+from playwright.sync_api import BrowserContext, Locator, Page, expect
+
+from canasta_teach.engine import Meld, Reason, TakePile
+from canasta_teach.engine.cards import TOKENS, parse_kind
+from canasta_teach.engine.moves import canonical
+from canasta_teach.i18n import LANGUAGE_NAMES, LANGUAGES, get_translator
+from canasta_teach.i18n.translator import Translator
+from canasta_teach.widgets.puzzles import Puzzle, PuzzleSet, load_set
+
+from .conftest import PAGE_TIMEOUT_MS, REPO_ROOT, render_url
+
+pytestmark = pytest.mark.browser
+
+LESSONS = REPO_ROOT / "lessons"
+PUZZLES = LESSONS / "puzzles"
+START = "00-start.ipynb"
+LESSON_1 = "01-cards-melds-canastas.ipynb"
+LESSON_2 = "02-discard-pile-freezing.ipynb"
+INDEX = "index.ipynb"
+STATIC_FONTS = "/voila/templates/canasta/static/fonts/"
+#: Links of the lesson text (not the "¶" anchors nbconvert adds to headings).
+LINKS = "a[href]:not(.anchor-link):not([href^='#'])"
+#: Where the server answers in well under a second; a game click needs one kernel round trip.
+CLICK_TIMEOUT_MS = 15_000
+
+#: The font each language's prose is set in (first family of the computed font-family) and the
+#: shipped .woff2 subset that must have been fetched from the app for that language's script.
+FAMILY = {
+    "en": "Noto Sans",
+    "ur": "Noto Nastaliq Urdu",
+    "hi": "Noto Sans Devanagari",
+    "te": "Noto Sans Telugu",
+}
+FONT_FILE = {
+    "en": "noto-sans-latin-400-normal.woff2",
+    "ur": "noto-nastaliq-urdu-arabic-400-normal.woff2",
+    "hi": "noto-sans-devanagari-devanagari-400-normal.woff2",
+    "te": "noto-sans-telugu-telugu-400-normal.woff2",
+}
+#: Unicode script blocks (letters only are counted).
+SCRIPT_RANGES = {
+    "en": [(0x0041, 0x005A), (0x0061, 0x007A), (0x00C0, 0x024F)],  # Latin
+    "ur": [(0x0600, 0x06FF), (0x0750, 0x077F), (0xFB50, 0xFDFF), (0xFE70, 0xFEFF)],  # Arabic
+    "hi": [(0x0900, 0x097F)],  # Devanagari
+    "te": [(0x0C00, 0x0C7F)],  # Telugu
+}
+#: Text that must never reach a learner: Python tracebacks, exception names, Voilà's error note.
+PYTHON_ERROR = re.compile(
+    r"Traceback \(most recent call last\)|\b[A-Z]\w*(?:Error|Exception)\b|"
+    r"There was an error when executing cell|\bFile \"[^\"]+\", line \d+"
+)
+
+
+# ---------------------------------------------------------------------------- helpers
+
+
+def script_share(text: str, lang: str) -> tuple[float, int]:
+    """(share of the letters of ``text`` in ``lang``'s script, number of letters)."""
+    letters = [ch for ch in text if unicodedata.category(ch).startswith("L")]
+    # Combining vowel signs of Indic scripts are marks (Mn/Mc): count them as letters too.
+    letters += [ch for ch in text if unicodedata.category(ch) in ("Mn", "Mc")]
+    if not letters:
+        return 0.0, 0
+    inside = sum(1 for ch in letters if any(lo <= ord(ch) <= hi for lo, hi in SCRIPT_RANGES[lang]))
+    return inside / len(letters), len(letters)
+
+
+def assert_in_script(text: str, lang: str, min_letters: int = 8) -> None:
+    share, count = script_share(text, lang)
+    assert count >= min_letters, f"too little text to judge its script: {text!r}"
+    assert share >= 0.9, f"{share:.0%} of the letters are in {lang}'s script: {text!r}"
+
+
+def kinds(tokens: str) -> tuple[int, ...]:
+    return canonical(tuple(parse_kind(t) for t in tokens.split()))
+
+
+def puzzle_set(name: str) -> PuzzleSet:
+    return load_set(PUZZLES / name)
+
+
+def puzzle_named(pset: PuzzleSet, file: str) -> tuple[int, Puzzle]:
+    for index, puzzle in enumerate(pset.puzzles):
+        if puzzle.name == file:
+            return index, puzzle
+    raise AssertionError(f"{file} is not in puzzle set {pset.name}")
+
+
+def hand(page: Page) -> Locator:
+    return page.locator(".ct-hand [data-ct-card]")
+
+
+def hand_tokens(page: Page) -> list[str]:
+    return hand(page).evaluate_all("els => els.map(e => e.getAttribute('data-ct-card'))")
+
+
+def select(page: Page, tokens: str) -> None:
+    """Tap the cards ``tokens`` in the hand (the nth copy for a repeated token)."""
+    clear = page.locator(".ct-clear")
+    if clear.count():
+        clear.click()
+    expect(page.locator(".ct-hand [aria-pressed='true']")).to_have_count(0)
+    seen: Counter[str] = Counter()
+    for token in tokens.split():
+        card = page.locator(f".ct-hand [data-ct-card='{token}']").nth(seen[token])
+        seen[token] += 1
+        card.click()
+        expect(card).to_have_attribute("aria-pressed", "true")
+
+
+def expect_message(page: Page, kind: str, text: str, rule: str = "") -> Locator:
+    """The message area shows ``text`` (exactly), as a ``kind`` message citing ``rule``."""
+    message = page.locator(".ct-message[role='status']")
+    expect(message.locator(".ct-message-text")).to_have_text(text, timeout=CLICK_TIMEOUT_MS)
+    expect(message).to_have_class(re.compile(rf"\bct-{kind}\b"))
+    if rule:
+        expect(message.locator(f"[data-ct-rule='{rule}'] .ct-rule-id")).to_have_text(rule)
+    return message
+
+
+def expect_refusal(page: Page, tr: Translator, lang: str, reason: Reason) -> None:
+    """The engine's reason for the refused move, in the page's language, with its rule."""
+    message = expect_message(page, "refusal", tr.reason(reason), reason.rule)
+    expect(message.locator(".ct-rule-title")).to_have_text(tr.rule_title(reason.rule))
+    assert_in_script(message.locator(".ct-message-text").inner_text(), lang)
+    direction = message.evaluate("el => getComputedStyle(el).direction")
+    assert direction == ("rtl" if lang == "ur" else "ltr")
+
+
+# ---------------------------------------------------------------------------- fixtures
+
+
+class PageStatus:
+    """HTTP status of Voilà pages: the ones loaded in the browser, else one GET each.
+
+    A GET of a notebook starts a kernel, which nothing would shut down (no page ever connects
+    to it): the kernel id is read from the page and the kernel shut down as a closed tab does.
+    """
+
+    def __init__(self, context: BrowserContext) -> None:
+        self.context = context
+        self.known: dict[str, int] = {}
+
+    def record(self, url: str, status: int) -> None:
+        self.known[url] = status
+
+    def __call__(self, url: str) -> int:
+        if url not in self.known:
+            response = self.context.request.get(url, timeout=PAGE_TIMEOUT_MS, max_redirects=0)
+            self.known[url] = response.status
+            if response.ok:
+                match = re.search(
+                    r'<script id="jupyter-config-data" type="application/json">(.*?)</script>',
+                    response.text(),
+                    re.S,
+                )
+                kernel = json.loads(match.group(1)).get("kernelId") if match else None
+                if kernel:
+                    base = "{0.scheme}://{0.netloc}".format(urlsplit(url))
+                    xsrf = next(
+                        (c["value"] for c in self.context.cookies(base) if c["name"] == "_xsrf"),
+                        "",
+                    )
+                    self.context.request.post(
+                        f"{base}/voila/api/shutdown/{kernel}", headers={"X-XSRFToken": xsrf}
+                    )
+            response.dispose()
+        return self.known[url]
+
+
+@pytest.fixture(scope="module")
+def page_status(browser_context: BrowserContext) -> PageStatus:
+    return PageStatus(browser_context)
+
+
+@pytest.fixture
+def lesson_page(page: Page) -> Iterator[Page]:
+    """``page``, failing the test on any uncaught script error in it."""
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    assert errors == [], f"script errors on {page.url}: {errors}"
+
+
+# ---------------------------------------------------------------------------- page checks
+
+
+def open_page(page: Page, url: str, page_status: PageStatus, ready: str) -> None:
+    response = page.goto(url)
+    assert response is not None
+    page_status.record(url, response.status)
+    assert response.status == 200, f"{url}: HTTP {response.status}"
+    expect(page.locator(ready).first).to_be_visible(timeout=PAGE_TIMEOUT_MS)
+    expect(page.locator("#loading")).to_have_count(0)
+
+
+def check_language_and_fonts(page: Page, lang: str) -> None:
+    html = page.locator("html")
+    expect(html).to_have_attribute("lang", lang)
+    expect(html).to_have_attribute("dir", "rtl" if lang == "ur" else "ltr")
+    family = FAMILY[lang]
+    prose = page.locator(f"#rendered_cells .ct-lang-{lang}[lang='{lang}'] p").first
+    expect(prose).to_be_visible()
+    style = prose.evaluate(
+        "el => { const s = getComputedStyle(el);"
+        " return {direction: s.direction, font: s.fontFamily, text: el.innerText}; }"
+    )
+    assert style["font"].startswith(f'"{family}"'), style["font"]
+    assert style["direction"] == ("rtl" if lang == "ur" else "ltr")
+    assert_in_script(style["text"], lang)
+    sample = style["text"][:40]
+    fonts = page.evaluate(
+        """async ([family, sample, file]) => {
+            await document.fonts.ready;
+            return {
+                check: document.fonts.check(`16px "${family}"`, sample),
+                loaded: [...document.fonts]
+                    .filter(f => f.family.replace(/"/g, "") === family && f.status === "loaded")
+                    .length,
+                fetched: performance.getEntriesByType("resource")
+                    .map(e => new URL(e.name).pathname)
+                    .filter(p => p.endsWith("/" + file)),
+            };
+        }""",
+        [family, sample, FONT_FILE[lang]],
+    )
+    assert fonts["check"], f"{family} does not cover the prose: {sample!r}"
+    assert fonts["loaded"] >= 1, f"no {family} face has status 'loaded'"
+    # Loaded from the app's template static folder (the shipped file), not a system font.
+    assert STATIC_FONTS + FONT_FILE[lang] in fonts["fetched"], fonts["fetched"]
+
+
+def check_no_python_errors(page: Page) -> None:
+    text = page.locator("body").inner_text()
+    found = PYTHON_ERROR.search(text)
+    assert found is None, f"Python error text on {page.url}: {found.group(0)!r}"
+    for selector in (
+        "[data-mime-type='application/vnd.jupyter.stderr']",
+        "[data-mime-type='application/vnd.jupyter.error']",
+        ".jp-OutputArea-output.jp-mod-error",
+        ".ct-error",  # play()'s own error panel: shown only when a game cannot start
+    ):
+        expect(page.locator(selector)).to_have_count(0)
+
+
+def check_links(page: Page, page_status: PageStatus, lang: str, expected: set[str]) -> None:
+    """Every link on the page leads to an existing page (HTTP 200) of the app; the page has
+    links to all of ``expected`` (notebook paths as served)."""
+    hrefs: list[str] = page.locator(f"#rendered_cells {LINKS}").evaluate_all(
+        "els => els.map(a => a.href)"
+    )
+    base = render_url(page.url.split("/voila/render/")[0], "")
+    targets = set()
+    for href in hrefs:
+        assert href.startswith(base), f"link leaves the app: {href}"
+        target = href[len(base) :].split("#")[0]
+        assert (LESSONS / target).is_file(), f"link to a missing notebook: {href}"
+        assert page_status(urljoin(base, target)) == 200, f"{href} does not answer 200"
+        targets.add(target)
+    missing = expected - targets
+    assert not missing, f"{page.url} has no link to {sorted(missing)} (links: {sorted(targets)})"
+
+
+def screenshot(page: Page, path: Path) -> None:
+    """The whole page. Voilà's lab template scrolls inside ``#rendered_cells``, not the
+    document, so ``full_page`` alone shows one screenful: grow the viewport to the content."""
+    size = page.viewport_size
+    assert size is not None
+    height = page.evaluate(
+        "() => Math.max(document.documentElement.scrollHeight,"
+        " document.getElementById('rendered_cells')?.scrollHeight ?? 0)"
+    )
+    page.set_viewport_size({"width": size["width"], "height": min(int(height) + 16, 20_000)})
+    try:
+        page.screenshot(path=str(path), full_page=True)
+    finally:
+        page.set_viewport_size(size)
+
+
+def lesson_screenshot(page: Page, artifacts: Path, lang: str, notebook: str) -> None:
+    screenshot(page, artifacts / f"lesson-{lang}-{notebook.removesuffix('.ipynb')}.png")
+
+
+# ---------------------------------------------------------------------------- tests
+
+
+def test_language_chooser_links_each_start_page(
+    lesson_page: Page, voila_url: str, page_status: PageStatus, artifacts: Path
+) -> None:
+    page = lesson_page
+    open_page(page, render_url(voila_url, INDEX), page_status, f"#rendered_cells {LINKS}")
+    check_no_python_errors(page)
+    for lang in LANGUAGES:
+        link = page.locator(f"#rendered_cells a[href='{lang}/{START}']")
+        in_block = page.locator(f"a[href='{lang}/{START}']")  # relative to the block below
+        expect(link).to_have_count(1)
+        expect(link).to_have_text(LANGUAGE_NAMES[lang])
+        # Its text block is in the language it leads to, set in that language's font.
+        block = page.locator(f"#rendered_cells .ct-lang-{lang}[lang='{lang}']", has=in_block)
+        expect(block).to_have_count(1)
+        assert block.evaluate("el => getComputedStyle(el).fontFamily").startswith(
+            f'"{FAMILY[lang]}"'
+        )
+        href = link.evaluate("a => a.href")
+        assert href == render_url(voila_url, f"{lang}/{START}")
+        assert page_status(href) == 200
+    # The status check can fail: a missing page is not 200.
+    assert page_status(render_url(voila_url, "en/99-missing.ipynb")) == 404
+    screenshot(page, artifacts / "lesson-index.png")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_start_page(
+    lesson_page: Page, voila_url: str, page_status: PageStatus, artifacts: Path, lang: str
+) -> None:
+    page = lesson_page
+    open_page(page, render_url(voila_url, f"{lang}/{START}"), page_status, f".ct-lang-{lang} p")
+    check_language_and_fonts(page, lang)
+    check_no_python_errors(page)
+    check_links(page, page_status, lang, {INDEX, f"{lang}/{LESSON_1}", f"{lang}/{LESSON_2}"})
+    lesson_screenshot(page, artifacts, lang, START)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_lesson_1_build_a_meld(
+    lesson_page: Page, voila_url: str, page_status: PageStatus, artifacts: Path, lang: str
+) -> None:
+    page = lesson_page
+    tr = get_translator(lang)
+    pset = puzzle_set("build-a-meld")
+    index, puzzle = puzzle_named(pset, "01-three-kings.txt")
+    assert index == 0  # the game opens on it
+    open_page(
+        page, render_url(voila_url, f"{lang}/{LESSON_1}"), page_status, ".ct-hand [data-ct-card]"
+    )
+    check_language_and_fonts(page, lang)
+    root = page.locator(".ct-root")
+    expect(root).to_have_attribute("lang", lang)
+    assert root.evaluate("el => getComputedStyle(el).fontFamily").startswith(f'"{FAMILY[lang]}"')
+    state = puzzle.state()
+    start_hand = [TOKENS[k] for k in range(len(TOKENS)) for _ in range(state.hands[0][k])]
+    assert Counter(hand_tokens(page)) == Counter(start_hand)
+    expect(page.locator(".ct-progress")).to_have_text(
+        tr.ui("game.progress", solved=0, total=len(pset.puzzles))
+    )
+
+    # Illegal melds: too few cards, then two ranks. Refused, explained, nothing changes.
+    for cards in ("4 4", "K K Q"):
+        verdict = state.check(Meld(kinds(cards)))
+        assert verdict.reason is not None, f"{cards} should be illegal in {puzzle.name}"
+        select(page, cards)
+        page.locator("[data-ct-action='meld']").click()
+        expect_refusal(page, tr, lang, verdict.reason)
+        expect(hand(page)).to_have_count(len(start_hand))
+        expect(page.locator(".ct-us [data-ct-meld='K']")).to_have_count(0)
+    lesson_screenshot(page, artifacts, lang, LESSON_1)
+
+    # A legal meld: three kings leave the hand and lie on the team's side; the puzzle is solved.
+    legal = Meld(kinds("K K K"))
+    verdict = state.check(legal)
+    assert verdict.legal
+    select(page, "K K K")
+    page.locator("[data-ct-action='meld']").click()
+    note = tr.reason(verdict.note) if verdict.note is not None else ""
+    expect_message(page, "success", f"{tr.ui('game.solved')} {note}".strip())
+    expect(hand(page)).to_have_count(len(start_hand) - 3)
+    expect(page.locator(".ct-us [data-ct-meld='K'] [data-ct-card='K']")).to_have_count(3)
+    expect(page.locator(".ct-progress")).to_have_text(
+        tr.ui("game.progress", solved=1, total=len(pset.puzzles))
+    )
+    assert_in_script(page.locator(".ct-message-text").inner_text(), lang, min_letters=2)
+    check_no_python_errors(page)
+    check_links(page, page_status, lang, {INDEX, f"{lang}/{START}", f"{lang}/{LESSON_2}"})
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_lesson_2_take_the_pile(
+    lesson_page: Page, voila_url: str, page_status: PageStatus, artifacts: Path, lang: str
+) -> None:
+    page = lesson_page
+    tr = get_translator(lang)
+    pset = puzzle_set("take-the-pile")
+    total = len(pset.puzzles)
+    open_page(
+        page, render_url(voila_url, f"{lang}/{LESSON_2}"), page_status, ".ct-hand [data-ct-card]"
+    )
+    check_language_and_fonts(page, lang)
+    expect(page.locator(".ct-root")).to_have_attribute("lang", lang)
+
+    # Puzzle 1: a black three on top; the pile cannot be taken. A wrong rule is refused in the
+    # page's language, the right one is explained with the engine's reason.
+    index, stopped = puzzle_named(pset, "01-black-three-stop.txt")
+    assert index == 0
+    state = stopped.state()
+    refusal = state.check(TakePile(kinds("9 9"))).reason
+    assert refusal is not None and refusal.rule == "C-BLK-1"
+    expect(page.locator("[data-ct-pile]")).to_have_attribute("data-ct-pile", "3B")
+    offered = page.locator(".ct-choices [data-ct-game^='reason:']")
+    ids = offered.evaluate_all("els => els.map(e => e.getAttribute('data-ct-game'))")
+    assert f"reason:{refusal.rule}" in ids and len(ids) >= 3, ids
+    wrong = next(i for i in ids if i != f"reason:{refusal.rule}").removeprefix("reason:")
+    page.locator(f"[data-ct-game='reason:{wrong}']").click()
+    expect_message(page, "refusal", tr.ui("game.feedback.wrong_reason", rule=tr.rule_title(wrong)))
+    assert_in_script(page.locator(".ct-message-text").inner_text(), lang)
+    page.locator(f"[data-ct-game='reason:{refusal.rule}']").click()
+    expect_message(
+        page,
+        "success",
+        tr.ui("game.feedback.right_reason", reason=tr.reason(refusal)),
+        refusal.rule,
+    )
+    expect(page.locator(".ct-progress")).to_have_text(tr.ui("game.progress", solved=1, total=total))
+
+    # Puzzle 2 (the game's Next button): the pile may be taken with a 7 and the joker.
+    page.locator("[data-ct-game='next']").click()
+    index, open_pile = puzzle_named(pset, "02-natural-and-wild.txt")
+    assert index == 1
+    expect(page.locator("[data-ct-pile]")).to_have_attribute("data-ct-pile", "7")
+    state = open_pile.state()
+    start_hand = hand_tokens(page)
+    assert Counter(start_hand) == Counter(
+        TOKENS[k] for k in range(len(TOKENS)) for _ in range(state.hands[0][k])
+    )
+
+    # Illegal: the 7 alone does not meld the top 7.
+    verdict = state.check(TakePile(kinds("7")))
+    assert verdict.reason is not None
+    select(page, "7")
+    page.locator("[data-ct-action='take']").click()
+    expect_refusal(page, tr, lang, verdict.reason)
+    assert Counter(hand_tokens(page)) == Counter(start_hand)
+    expect(page.locator("[data-ct-pile]")).to_have_attribute("data-ct-pile", "7")
+    lesson_screenshot(page, artifacts, lang, LESSON_2)
+
+    # Legal: 7 + joker take the pile; the 7s lie on the team's side, the pile is empty and the
+    # hand is what the engine says it is after the pickup.
+    take = TakePile(kinds("7 JK"))
+    verdict = state.check(take)
+    assert verdict.legal
+    state.apply(take)
+    select(page, "7 JK")
+    page.locator("[data-ct-action='take']").click()
+    note = tr.reason(verdict.note) if verdict.note is not None else ""
+    expect_message(page, "success", f"{tr.ui('game.solved')} {note}".strip())
+    expect(page.locator(".ct-us [data-ct-meld='7']")).to_be_visible()
+    expect(page.locator("[data-ct-pile]")).to_have_attribute("data-ct-pile", "")
+    after = Counter(TOKENS[k] for k in range(len(TOKENS)) for _ in range(state.hands[0][k]))
+    expect(hand(page)).to_have_count(sum(after.values()))
+    assert Counter(hand_tokens(page)) == after
+    assert after != Counter(start_hand)
+    expect(page.locator(".ct-progress")).to_have_text(tr.ui("game.progress", solved=2, total=total))
+    check_no_python_errors(page)
+    check_links(page, page_status, lang, {INDEX, f"{lang}/{START}", f"{lang}/{LESSON_1}"})
