@@ -26,7 +26,7 @@ from urllib.parse import urljoin, urlsplit
 import pytest
 from playwright.sync_api import BrowserContext, Locator, Page, expect
 
-from canasta_teach.engine import Meld, Reason, TakePile
+from canasta_teach.engine import Kind, Meld, Reason, TakePile
 from canasta_teach.engine.cards import TOKENS, parse_kind
 from canasta_teach.engine.moves import canonical
 from canasta_teach.i18n import LANGUAGE_NAMES, LANGUAGES, get_translator
@@ -97,7 +97,7 @@ def assert_in_script(text: str, lang: str, min_letters: int = 8) -> None:
     assert share >= 0.9, f"{share:.0%} of the letters are in {lang}'s script: {text!r}"
 
 
-def kinds(tokens: str) -> tuple[int, ...]:
+def kinds(tokens: str) -> tuple[Kind, ...]:
     return canonical(tuple(parse_kind(t) for t in tokens.split()))
 
 
@@ -187,9 +187,10 @@ class PageStatus:
                         (c["value"] for c in self.context.cookies(base) if c["name"] == "_xsrf"),
                         "",
                     )
-                    self.context.request.post(
+                    shutdown = self.context.request.post(
                         f"{base}/voila/api/shutdown/{kernel}", headers={"X-XSRFToken": xsrf}
                     )
+                    assert shutdown.status == 204, f"kernel {kernel} of {url} left running"
             response.dispose()
         return self.known[url]
 
