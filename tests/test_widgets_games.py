@@ -182,9 +182,15 @@ def test_take_the_pile_when_it_cannot_be_taken_asks_why(index: int, rule: str) -
     assert rule in offered and 3 <= len(offered) <= 4 and len(set(offered)) == len(offered)
     tr = get_translator("hi")
     assert {c["label"] for c in w.game["choices"]} == {tr.rule_title(r) for r in offered}
-    # Trying to take it anyway: refused, explained by the engine.
+    # The Take button stays pressable (a disabled one would give the answer away) ...
+    assert w.view["enabled"]["take"]
+    # ... and trying to take it anyway is refused, explained by the engine.
     g.controller.intent({"action": "take", "cards": []})
     assert w.message["kind"] == "refusal" and w.message["rule"] == rule
+    # The same attempt again is a fresh message (the page redraws and announces it).
+    first = dict(w.message)
+    g.controller.intent({"action": "take", "cards": []})
+    assert w.message != first and w.message["text"] == first["text"]
     # A wrong reason: told so, not solved.
     wrong = next(r for r in offered if r != rule)
     press(g, "reason:" + wrong)

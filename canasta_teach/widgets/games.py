@@ -103,12 +103,15 @@ class PuzzleGame:
             self.render()
 
     def _set_actions(self) -> None:
+        self.controller.always_offered = frozenset()
         if self.stage != "play":
             self.controller.actions = ()
         elif self.puzzle.goal == "meld":
             self.controller.actions = ("meld",)
         else:
+            # "May you take the pile?" is the question: trying is how the learner finds out.
             self.controller.actions = ("take",)
+            self.controller.always_offered = frozenset({"take"})
 
     # ------------------------------------------------------------------ game intents
 

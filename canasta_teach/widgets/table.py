@@ -217,6 +217,11 @@ class TableController:
         #: A game's own word for the status line (e.g. "Solved!"), shown instead of whose
         #: turn it is; cleared by ``reset``.
         self.status_override: str | None = None
+        #: Buttons kept enabled on the learner's turn even when no legal move uses them: in a
+        #: puzzle about whether a move is allowed, a disabled button would give the answer away
+        #: (pressing it gets the engine's explanation instead).
+        self.always_offered: frozenset[str] = frozenset()
+        self._message_count = 0
         self.on_game_intent = on_game_intent
         traits = {
             "lang": lang,
@@ -449,6 +454,11 @@ class TableController:
 
     @message.setter
     def message(self, value: dict[str, str]) -> None:
+        # A number that changes with every message: the same refusal twice in a row is still
+        # an update, so the page redraws it and screen readers announce it again.
+        if value:
+            self._message_count += 1
+            value = {**value, "seq": str(self._message_count)}
         self.widget.message = value
 
     def say(self, kind: str, text: str, rule: str = "") -> None:
@@ -488,6 +498,8 @@ class TableController:
                 enabled["answer"] = True
         enabled["ask"] = enabled["ask"] and state.partner(self.seat) in self.players
         enabled["go_out"] = "go_out" in self.actions and can_go_out(state)
+        for action in self.always_offered:
+            enabled[action] = True
         return {a: enabled[a] and a in self.actions for a in ACTIONS}
 
     def table_view(self) -> dict[str, Any]:
