@@ -472,7 +472,7 @@ def test_frozen_pile_refuses_natural_and_wild() -> None:
     assert state.frozen_by(0) == "wild"
     params = refused(state, TakePile(ks("7 JK")), "frozen_needs_pair", "C-PILE-3")
     assert params == {"frozen_by": "wild", "rank": "7", "naturals_held": 1, "jokers_held": 1,
-                      "twos_held": 0}  # fmt: skip
+                      "twos_held": 0, "offered": ["7", "JK"]}  # fmt: skip
     state = position(hands={0: "7 7 4 5"}, melds={0: ["K K K"]}, pile="8 3R 6 7")
     assert state.frozen_by(0) == "red_three"
 
@@ -553,7 +553,8 @@ def test_unfrozen_pile_pair_natural_and_wild_or_onto_a_meld() -> None:
         assert state.melds[0][K.EIGHT].size == 1 + len(cards_.split())
     state = fresh()
     params = refused(state, TakePile(ks("JK 2")), "take_needs_pair_or_meld", "C-PILE-4")
-    assert params == {"rank": "8", "naturals_held": 2, "jokers_held": 1, "twos_held": 1}
+    assert params == {"rank": "8", "naturals_held": 2, "jokers_held": 1, "twos_held": 1,
+                      "offered": ["JK", "2"]}  # fmt: skip
     refused(state, TakePile(()), "take_needs_pair_or_meld", "C-PILE-4")
     refused(state, TakePile(ks("8")), "take_needs_pair_or_meld", "C-PILE-4")
     # Onto the team's meld of that rank, without a card from the hand.

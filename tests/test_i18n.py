@@ -254,7 +254,10 @@ def test_frozen_pile_variants_follow_the_hand() -> None:
     none = why("9 9 K", TakePile(()))
     assert none.endswith("your hand holds not a single 7.")
     pair = why("7 7 JK K", TakePile(ks("7 JK")))
-    assert "You hold two 7s and a joker: put two 7s with the top card." in pair
+    assert pair.endswith(
+        "You hold two 7s and a joker: choose two 7s to go with the top card "
+        "(you chose one 7 and a joker)."
+    )
     red = why("9 9 K", TakePile(()), pile="5 3R 8 7")
     assert "(a red three is in it)" in red
     unmelded = position(
@@ -275,12 +278,119 @@ def test_set_aside_note_example() -> None:
 
 
 def test_take_needs_pair_or_meld_names_the_hand() -> None:
-    state = position(hands={0: "K 2 2 9 4"}, melds={0: ["Q Q Q"]}, pile="5 8 K",
+    state = position(hands={0: "K 9 9 4"}, melds={0: ["Q Q Q"]}, pile="5 8 K",
                      phase=Phase.DRAW)  # fmt: skip
     reason = state.check(TakePile(ks("K"))).reason
     assert reason is not None and reason.code == "take_needs_pair_or_meld"
     text = explain(reason, "en")
-    assert "no meld of kings" in text and text.endswith("You hold a king and two 2s.")
+    assert "no meld of kings" in text and text.endswith("You hold a king.")
+
+
+# The pile refusals from the browser: the hand holds what taking the pile needs, but the
+# cards chosen (the move's ``offered``) are not it.  The learner is told to choose them,
+# never that they lack them; a hand that really lacks them keeps the plain wording.
+
+_TOP_7 = {"melds": {0: ["Q Q Q"]}, "pile": "5 8 7", "phase": Phase.DRAW}
+_FROZEN_7 = {"melds": {0: ["Q Q Q"]}, "pile": "5 2 8 7", "phase": Phase.DRAW}
+
+
+def _pile_refusal(layout: dict[str, Any], hand: str, chosen: str, code: str) -> Reason:
+    state = position(hands={0: hand}, **layout)
+    return _refusal(state, TakePile(ks(chosen) if chosen else ()), code)
+
+
+def test_unfrozen_pile_one_natural_chosen_while_a_wild_is_held_in_every_language() -> None:
+    """The browser case: top 7, the hand holds one 7 and a joker, only the 7 is chosen."""
+    reason = _pile_refusal(_TOP_7, "7 JK 9 9 K", "7", "take_needs_pair_or_meld")
+    assert reason.params["offered"] == ["7"]
+    assert explain(reason, "en") == (
+        "Taking the pile means melding its top card at once, and your team has no meld of "
+        "7s to put it on. You hold one 7 and a joker: to go with the top card, choose one 7 "
+        "and a joker (you chose one 7)."
+    )
+    assert explain(reason, "ur") == (
+        "ڈھیر اٹھاتے ہی اس کا اوپر والا پتا میلڈ میں لگانا ہوتا ہے، اور آپ کی ٹیم کا ستوں کا "
+        "کوئی میلڈ نہیں جس میں یہ جوڑا جا سکے۔ آپ کے ہاتھ میں: ایک ستا اور ایک جوکر؛ اوپر والے "
+        "پتے کے ساتھ ایک ستا اور ایک جوکر چنیں (آپ کا انتخاب: ایک ستا)۔"
+    )
+    assert explain(reason, "hi") == (
+        "ढेर उठाते ही उसका ऊपर वाला पत्ता मेल करना होता है, और आपकी टीम का सत्तों का कोई मेल "
+        "नहीं है जिसमें इसे जोड़ा जा सके। आपके हाथ में: एक सत्ता और एक जोकर; ऊपर वाले पत्ते के "
+        "साथ एक सत्ता और एक जोकर चुनें (आपका चुनाव: एक सत्ता)।"
+    )
+    assert explain(reason, "te") == (
+        "పైల్ తీసుకుంటే దాని పై కార్డ్‌ను వెంటనే మెల్డ్ చేయాలి, కానీ దాన్ని చేర్చడానికి మీ "
+        "జట్టుకు 7ల మెల్డ్ లేదు. మీ చేతిలో: ఒక 7 మరియు ఒక జోకర్; పై కార్డ్‌తో పాటు ఒక 7 "
+        "మరియు ఒక జోకర్ ఎంచుకోండి (మీ ఎంపిక: ఒక 7)."
+    )
+
+
+def test_frozen_pile_pair_held_but_one_natural_and_a_joker_chosen() -> None:
+    reason = _pile_refusal(_FROZEN_7, "7 7 JK K", "7 JK", "frozen_needs_pair")
+    assert reason.params["offered"] == ["7", "JK"]
+    assert explain(reason, "en") == (
+        "The pile is frozen (a wild card is in it): it can be taken only with a natural pair "
+        "of 7s from your hand. You hold two 7s and a joker: choose two 7s to go with the top "
+        "card (you chose one 7 and a joker)."
+    )
+    assert explain(reason, "ur").endswith(
+        "آپ کے ہاتھ میں: دو ستے اور ایک جوکر؛ اوپر والے پتے کے ساتھ دو ستے چنیں "
+        "(آپ کا انتخاب: ایک ستا اور ایک جوکر)۔"
+    )
+    assert explain(reason, "hi").endswith(
+        "आपके हाथ में: दो सत्ते और एक जोकर; ऊपर वाले पत्ते के साथ दो सत्ते चुनें (आपका चुनाव: एक सत्ता और एक जोकर)।"
+    )
+    assert explain(reason, "te").endswith(
+        "మీ చేతిలో: రెండు 7లు మరియు ఒక జోకర్; పై కార్డ్‌తో పాటు రెండు 7లు ఎంచుకోండి (మీ ఎంపిక: ఒక 7 మరియు ఒక జోకర్)."
+    )
+
+
+# (layout, hand, chosen, code, variant, the choice it names or None)
+_PILE_CASES = [
+    # The hand holds enough; the choice is short of it.
+    (_FROZEN_7, "7 7 K", "7", "frozen_needs_pair", "select", None),
+    (_FROZEN_7, "7 7 7 2", "", "frozen_needs_pair", "select.none_chosen", None),
+    (_TOP_7, "7 7 JK 2 K", "", "take_needs_pair_or_meld", "select.none_chosen", "7 7|7 wild"),
+    (_TOP_7, "7 7 K", "7", "take_needs_pair_or_meld", "select", "7 7"),
+    (_TOP_7, "7 2 2 K", "2 2", "take_needs_pair_or_meld", "select", "7 2"),
+    (_TOP_7, "7 7 JK K", "JK", "take_needs_pair_or_meld", "select", "7 7|7 JK"),
+    # The hand lacks it: the plain wording, naming the hand.
+    (_FROZEN_7, "7 JK K", "7 JK", "frozen_needs_pair", "", None),
+    (_FROZEN_7, "9 JK K", "JK", "frozen_needs_pair", "", None),
+    (_FROZEN_7, "9 9 K", "", "frozen_needs_pair", "none", None),
+    (_TOP_7, "7 9 K", "7", "take_needs_pair_or_meld", "", None),
+    (_TOP_7, "JK 2 9 K", "JK 2", "take_needs_pair_or_meld", "", None),
+    (_TOP_7, "9 9 K", "", "take_needs_pair_or_meld", "", None),
+]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize(("layout", "hand", "chosen", "code", "variant", "choice"), _PILE_CASES)
+def test_pile_refusals_tell_choosing_from_lacking(
+    lang: str, layout: dict[str, Any], hand: str, chosen: str, code: str, variant: str,
+    choice: str | None,
+) -> None:  # fmt: skip
+    t = get_translator(lang)
+    reason = _pile_refusal(layout, hand, chosen, code)
+    assert reason.params["offered"] == chosen.split()
+    key, _words = t.reason_parts(reason)
+    assert key == f"reason.{code}" + (f".{variant}" if variant else "")
+    text = t.reason(reason)
+    held = [c for kind in ("7", "2", "JK") for c in hand.split() if c == kind]
+    if variant != "none":  # the hand is named ("none": not a single 7 in it)
+        assert (t.cards(held) if held else t.text("engine", "hold.none")) in text
+    if variant == "select":
+        assert t.cards(chosen.split()) in text  # the cards chosen, named
+    if variant.startswith("select"):
+        for option in (choice or "7 7").split("|"):  # what to choose instead, named
+            words = (
+                t.join([t.card("7"), t._wilds(1)]) if option == "7 wild"
+                else t.cards(option.split())
+            )  # fmt: skip
+            assert words in text, (option, text)
+    else:
+        # Nothing is said about the choice: the same sentence whatever was chosen.
+        assert t.reason(Reason(code, reason.rule, dict(reason.params, offered=[]))) == text
 
 
 def test_below_minimum_counts_points() -> None:
@@ -406,6 +516,7 @@ def _facts_strategy(code: str) -> st.SearchStrategy[dict[str, Any]]:
         "naturals_held": counts,
         "jokers_held": counts,
         "twos_held": counts,
+        "offered": st.just([]),  # drawn from the hand in ``reasons`` (it depends on it)
         "needed": st.integers(1, 2) if code in ("need_canasta", "keep_a_card")
         else st.sampled_from([15, 50, 90, 120]),
         "have": st.integers(0, 300),
@@ -437,7 +548,46 @@ def reasons(draw: st.DrawFn) -> Reason:
     facts = draw(_facts_strategy(code))
     if code == "too_few":
         facts["count"] = len(facts["cards"])
+    if "offered" in facts:
+        facts["offered"] = draw(_offered(code, facts))
     return Reason(code, rule, facts)
+
+
+def _held_tokens(facts: dict[str, Any]) -> list[str]:
+    """The cards of the pile's rank and the wild cards a pile refusal says the hand holds."""
+    return (
+        [facts["rank"]] * facts["naturals_held"]
+        + ["2"] * facts["twos_held"]
+        + ["JK"] * facts["jokers_held"]
+    )
+
+
+def _offered(code: str, facts: dict[str, Any]) -> st.SearchStrategy[list[str]]:
+    """Cards chosen to take the pile with, as the engine refuses them: some of those held
+    (in any order), too few naturals for a frozen pile, not a natural and a second card
+    for an unfrozen one."""
+    held = _held_tokens(facts)
+    rank = facts["rank"]
+
+    def refused(chosen: list[str]) -> bool:
+        naturals = chosen.count(rank)
+        if code == "frozen_needs_pair":
+            return naturals < 2
+        return naturals < 1 or len(chosen) < 2
+
+    return (
+        st.permutations(held)
+        .flatmap(lambda order: st.integers(0, min(3, len(order))).map(lambda n: order[:n]))
+        .filter(refused)
+    )
+
+
+def _hand_suffices(code: str, facts: dict[str, Any]) -> bool:
+    """Whether the hand holds what taking the pile needs (so only the choice was wrong)."""
+    naturals, wilds = facts["naturals_held"], facts["jokers_held"] + facts["twos_held"]
+    if code == "frozen_needs_pair":
+        return naturals >= 2
+    return naturals >= 2 or (naturals >= 1 and wilds >= 1)
 
 
 def _assert_names_the_facts(t: Translator, reason: Reason, text: str) -> None:
@@ -462,6 +612,20 @@ def _assert_names_the_facts(t: Translator, reason: Reason, text: str) -> None:
         assert all(t.card_plural(r) in text for r in facts["ranks"])
     if "card" in facts:
         assert t.card_name(facts["card"]) in text
+    if "offered" in facts:
+        held = _held_tokens(dict(facts))
+        if held:
+            assert t.cards(held) in text, (reason, text)
+        key = t.reason_parts(reason)[0]
+        if _hand_suffices(reason.code, dict(facts)):
+            # Told to choose: the cards chosen are named, or that none were.
+            if facts["offered"]:
+                assert key == f"reason.{reason.code}.select"
+                assert f"{t.cards(facts['offered'])})" in text, (reason, text)
+            else:
+                assert key == f"reason.{reason.code}.select.none_chosen"
+        else:
+            assert ".select" not in key, (reason, key)
 
 
 @given(reason=reasons())

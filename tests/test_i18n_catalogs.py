@@ -72,7 +72,7 @@ def required_keys() -> set[str]:
     for token in TOKENS:
         keys |= {f"card.{token}", f"card.{token}.name", f"card.{token}.pl", f"card.{token}.of"}
     keys |= {f"num.{n}" for n in range(2, 11)}
-    keys |= {"list.and", "list.comma", "hold.none", "count.wild", "count.canasta",
+    keys |= {"list.and", "list.comma", "list.or", "hold.none", "count.wild", "count.canasta",
              "error.unknown_language"}  # fmt: skip
     return keys
 

@@ -93,11 +93,11 @@ REASONS: Final[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
     "one_card_one_pile": (("C-PILE-5",), ()),
     "frozen_needs_pair": (
         ("C-PILE-3",),
-        ("frozen_by", "rank", "naturals_held", "jokers_held", "twos_held"),
+        ("frozen_by", "rank", "naturals_held", "jokers_held", "twos_held", "offered"),
     ),
     "take_needs_pair_or_meld": (
         ("C-PILE-4",),
-        ("rank", "naturals_held", "jokers_held", "twos_held"),
+        ("rank", "naturals_held", "jokers_held", "twos_held", "offered"),
     ),
     "below_minimum": (("C-MIN-4", "C-PILE-6"), ("needed", "have")),
     "need_canasta": (("C-OUT-1",), ("canastas", "needed")),

@@ -690,6 +690,7 @@ class State:
         wilds = len(cards) - naturals
         frozen = self.frozen_by(team)
         facts = {
+            "offered": _toks(cards),  # what the player chose to take it with
             "rank": _tok(top),
             "naturals_held": hand[top],
             "jokers_held": hand[JOKER],

@@ -480,14 +480,26 @@ def _top_card(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Wo
     return f"reason.{code}", {"card_name": t.card_name(facts["card"])}
 
 
+def _chosen(t: Translator, key: str, words: dict[str, str], facts: dict[str, Any]) -> _Words:
+    """The ``select`` variant for a hand that holds the cards the pile needs but a choice
+    (``offered``) that is not them: the cards chosen are named, or none were chosen
+    (``<key>.none_chosen``, whose grammar differs: "you chose no cards")."""
+    offered = list(facts["offered"])
+    if not offered:
+        return f"{key}.none_chosen", words
+    words["offered"] = t.cards(offered)
+    return key, words
+
+
 def _frozen_needs_pair(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
     rank = facts["rank"]
     held = t._held(rank, facts)
     words = _rank_words(t, rank)
     words["why"] = t.frozen_by(facts["frozen_by"])
     if int(facts.get("naturals_held", 0)) >= 2:
+        # The pair is in the hand, so the choice was wrong, not the hand: say which to choose.
         words["held"] = t.cards(held)
-        return "reason.frozen_needs_pair.use_pair", words
+        return _chosen(t, "reason.frozen_needs_pair.select", words, facts)
     if not held:
         return "reason.frozen_needs_pair.none", words
     words["held"] = t.cards(held)
@@ -499,7 +511,24 @@ def _take_needs_pair(t: Translator, code: str, rule: str, facts: dict[str, Any])
     held = t._held(rank, facts)
     words = _rank_words(t, rank)
     words["held"] = t.cards(held) if held else t.text("engine", "hold.none")
-    return "reason.take_needs_pair_or_meld", words
+    naturals = int(facts.get("naturals_held", 0))
+    jokers, twos = int(facts.get("jokers_held", 0)), int(facts.get("twos_held", 0))
+    if naturals < 2 and not (naturals == 1 and jokers + twos > 0):
+        return "reason.take_needs_pair_or_meld", words
+    # The hand holds two naturals, or one and a wild card: name what it can give.
+    choices = []
+    if naturals >= 2:
+        choices.append(t.card(rank, 2))
+    if jokers and twos:
+        choices.append(t.join([t.card(rank), t._wilds(1)]))
+    elif jokers or twos:
+        choices.append(t.cards([rank, "JK" if jokers else "2"]))
+    words["to_choose"] = (
+        t.text("engine", "list.or", first=choices[0], last=choices[1])
+        if len(choices) == 2
+        else choices[0]
+    )
+    return _chosen(t, "reason.take_needs_pair_or_meld.select", words, facts)
 
 
 def _below_minimum(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
