@@ -608,16 +608,7 @@ class State:
                     return blocked
                 return LEGAL
             return refuse("black_threes_only_going_out", "C-OUT-4")
-        value = sum(VALUES[k] for k in cards)
-        bad = self._after_meld(hand_after, value, len(cards) >= 7)
-        if bad is not None:
-            return bad
-        if not self.down[team] and (
-            self.phase is Phase.DRAW or self.staged_value() + value < self.minimum(team)
-        ):
-            return Verdict(note=Reason("set_aside", "C-MIN-4", {
-                "needed": self.minimum(team), "have": self.staged_value() + value}))  # fmt: skip
-        return LEGAL
+        return self._meld_verdict(hand_after, sum(VALUES[k] for k in cards), len(cards) >= 7)
 
     def _check_add(self, move: Add) -> Verdict:
         team = self.current % 2
@@ -649,16 +640,20 @@ class State:
         if bad is not None:
             return bad
         hand_after = self.hand_size(self.current) - len(cards)
-        value = sum(VALUES[k] for k in cards)
         makes = target.size < 7 <= target.size + len(cards)
-        bad = self._after_meld(hand_after, value, makes)
+        return self._meld_verdict(hand_after, sum(VALUES[k] for k in cards), makes)
+
+    def _meld_verdict(self, hand_after: int, value: int, canasta_made: bool) -> Verdict:
+        """The verdict on a well-shaped meld or addition: refused by ``_after_meld``, legal
+        with a note while it is only set aside (below the first-meld minimum), or legal."""
+        bad = self._after_meld(hand_after, value, canasta_made)
         if bad is not None:
             return bad
-        if not self.down[team] and (
-            self.phase is Phase.DRAW or self.staged_value() + value < self.minimum(team)
-        ):
-            return Verdict(note=Reason("set_aside", "C-MIN-4", {
-                "needed": self.minimum(team), "have": self.staged_value() + value}))  # fmt: skip
+        team = self.current % 2
+        have = self.staged_value() + value
+        if not self.down[team] and (self.phase is Phase.DRAW or have < self.minimum(team)):
+            note = Reason("set_aside", "C-MIN-4", {"needed": self.minimum(team), "have": have})
+            return Verdict(note=note)
         return LEGAL
 
     def _check_take(self, move: TakePile) -> Verdict:
