@@ -127,7 +127,11 @@ class PuzzleGame:
             self.render()
         elif control in ("legal", "not_legal") and self.stage == "judge":
             self._judge(control == "legal")
-        elif control.startswith(REASON_PREFIX) and self.stage == "play":
+        elif control.startswith(REASON_PREFIX) and control[len(REASON_PREFIX) :] in (
+            self._offered_rules()
+        ):
+            # Only a reason on offer counts: not one of a meld puzzle, nor an id the page
+            # never showed (its made-up "title" would be echoed back to the learner).
             self._choose_reason(control[len(REASON_PREFIX) :])
         else:
             self.controller.say("refusal", self.tr.ui("msg.unknown_action"))
@@ -154,6 +158,15 @@ class PuzzleGame:
         with self.widget.hold_sync():
             self.controller.render()
             self.render()
+
+    def _offered_rules(self) -> list[str]:
+        """The rule ids offered as answers now (none outside a take-the-pile puzzle's play)."""
+        puzzle = self.puzzle
+        if puzzle.goal != "take_or_explain" or self.stage != "play":
+            return []
+        reason = take_refusal(self.controller.state)
+        salt = zlib.crc32(puzzle.name.encode())
+        return offered_reasons(puzzle, reason.rule if reason else None, salt)
 
     def _choose_reason(self, rule: str) -> None:
         state = self.controller.state
@@ -282,7 +295,6 @@ class PuzzleGame:
         """Send the game panel (one trait update)."""
         tr = self.tr
         puzzle = self.puzzle
-        state = self.controller.state
         title_key = "game.title." + self.set.game.replace("-", "_")
         title = tr.ui(title_key) if self.set.game in GAMES else self.set.game
         choices: list[dict[str, Any]] = []
@@ -306,9 +318,7 @@ class PuzzleGame:
         else:
             prompt = tr.ui("game.prompt.take", button=tr.ui("button.take"))
             if self.stage == "play":
-                reason = take_refusal(state)
-                salt = zlib.crc32(puzzle.name.encode())
-                rules = offered_reasons(puzzle, reason.rule if reason else None, salt)
+                rules = self._offered_rules()
                 choices = [{"id": REASON_PREFIX + r, "label": tr.rule_title(r)} for r in rules]
                 choices_label = tr.ui("game.why_not")
         solved_now = self.index in self.solved
