@@ -1,7 +1,11 @@
-"""The Classic Canasta rules engine: pure Python, no Jupyter.
+"""The Classic Canasta rules engine (4 players in partnerships, or 2): pure Python, no Jupyter.
 
-Small value types (``Kind``, moves, ``Reason``), a ``State`` with ``check``, ``apply`` and
-``legal_moves``, scoring, rule sets as data, and a position notation.
+Exported here: small value types (``Kind``, the moves, ``Reason``, ``Verdict``), ``State`` with
+``check``, ``apply`` and ``legal_moves``, and the rule sets (``CLASSIC4``, ``CLASSIC2``).  The
+modules: ``rules`` (rule sets as data, with options), ``reasons`` (the registry of rule ids and
+reason codes), ``notation`` (positions and moves as text), ``scoring`` (``score_hand``),
+``game`` (a game to 5,000 and its record), ``savefile`` (saved games as versioned JSON) and
+``view`` (what one seat may see).
 """
 
 from __future__ import annotations
