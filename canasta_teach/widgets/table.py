@@ -71,6 +71,8 @@ class Translator(Protocol):
     lang: str
 
     def text(self, domain: str, key: str, **params: Any) -> str: ...
+    def ntext(self, domain: str, key: str, n: int, **params: Any) -> str: ...
+    def count_words(self, n: int) -> str: ...
     def card(self, token: str, count: int = 1) -> str: ...
     def card_name(self, token: str) -> str: ...
     def card_plural(self, token: str) -> str: ...
@@ -135,6 +137,15 @@ def _capitalised(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def spoken_card_name(tr: Translator, token: str) -> str:
+    """A card's name for screen readers: a name written in digits ("7") is read as the
+    language's word for the number ("Seven", "ఏడు"), so the label says what the card is."""
+    name = _capitalised(tr.card_name(token))
+    if any(ch.isalpha() for ch in name) or not token.isdigit():
+        return name
+    return _capitalised(tr.count_words(int(token)))
+
+
 def build_labels(tr: Translator, players: int = 4) -> dict[str, Any]:
     """Every fixed string the browser shows, in the translator's language."""
     buttons = {action: tr.ui(f"button.{action}") for action in ACTIONS}
@@ -146,6 +157,7 @@ def build_labels(tr: Translator, players: int = 4) -> dict[str, Any]:
         "answer_no": tr.ui("button.answer_no"),
         "clear": tr.ui("button.clear"),
         "cards": {token: _capitalised(tr.card_name(token)) for token in TOKENS},
+        "card_labels": {token: spoken_card_name(tr, token) for token in TOKENS},
         "back": tr.ui("table.card_back"),
         "table": tr.ui("table.aria"),
         "hand": tr.ui("table.your_hand"),

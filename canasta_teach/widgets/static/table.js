@@ -35,12 +35,17 @@ function art(token) {
   return span;
 }
 
+// The name a screen reader says: words even for a number card ("Seven", not "7").
+function spokenName(token, labels) {
+  return (labels.card_labels || {})[token] || (labels.cards || {})[token] || token;
+}
+
 // A card lying on the table (not selectable): an image with a text name.
 function tableCard(token, labels, extra) {
   const name = (labels.cards || {})[token] || token;
   return h(
     "span",
-    { class: "ct-card ct-static " + (extra || ""), role: "img", "aria-label": name, "data-ct-card": token },
+    { class: "ct-card ct-static " + (extra || ""), role: "img", "aria-label": spokenName(token, labels), "data-ct-card": token },
     art(token),
     h("span", { class: "ct-card-name", "aria-hidden": "true", text: name }),
   );
@@ -234,7 +239,7 @@ function render({ model, el }) {
           "data-ct-card": token,
           "data-ct-focus": "hand-" + i,
           "aria-pressed": isSel ? "true" : "false",
-          "aria-label": name,
+          "aria-label": spokenName(token, labels),
           onclick: () => {
             if (selected.has(i)) selected.delete(i);
             else selected.add(i);
