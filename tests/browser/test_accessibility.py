@@ -90,7 +90,7 @@ class AxTree:
             tree = self.cdp.send(
                 "Accessibility.getPartialAXTree", {"nodeId": node_id, "fetchRelatives": False}
             )["nodes"]
-            ax = tree[0] if tree else {"ignored": True}
+            ax: dict[str, Any] = tree[0] if tree else {"ignored": True}
             found.append(
                 AxNode(
                     attributes=dict(zip(flat[::2], flat[1::2], strict=True)),
