@@ -570,12 +570,19 @@ class State:
             return self._may_go_out(self._staged_canastas() + canasta_made, hand_after)
         return None
 
-    def _check_meld(self, move: Meld) -> Verdict:
-        team = self.current % 2
+    def _meld_phase_refusal(self, team: int) -> Verdict | None:
+        """Melds and additions come after the draw, except a first meld set aside before it."""
         if self.phase is Phase.DRAW and self.down[team]:
             return refuse("draw_first", "C-TURN-1")
         if self.phase is Phase.ANSWER:
             return self._await_answer()
+        return None
+
+    def _check_meld(self, move: Meld) -> Verdict:
+        team = self.current % 2
+        bad = self._meld_phase_refusal(team)
+        if bad is not None:
+            return bad
         cards = move.cards
         if not cards:
             return refuse("no_cards", "C-MELD-1")
@@ -612,10 +619,9 @@ class State:
 
     def _check_add(self, move: Add) -> Verdict:
         team = self.current % 2
-        if self.phase is Phase.DRAW and self.down[team]:
-            return refuse("draw_first", "C-TURN-1")
-        if self.phase is Phase.ANSWER:
-            return self._await_answer()
+        bad = self._meld_phase_refusal(team)
+        if bad is not None:
+            return bad
         cards = move.cards
         rank = int(move.rank)
         target = (self.melds[team] if self.down[team] else self.staged).get(rank)

@@ -137,6 +137,18 @@ def _capitalised(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+#: The button that plays each kind of engine move.
+_BUTTON_OF_MOVE: dict[type, str] = {
+    Draw: "draw",
+    TakePile: "take",
+    Meld: "meld",
+    Add: "add",
+    Discard: "discard",
+    AskPartner: "ask",
+    Answer: "answer",
+}
+
+
 def spoken_card_name(tr: Translator, token: str) -> str:
     """A card's name for screen readers: a name written in digits ("7") is read as the
     language's word for the number ("Seven", "ఏడు"), so the label says what the card is."""
@@ -494,20 +506,7 @@ class TableController:
         if state.is_over or state.to_move != self.seat:
             return enabled
         for move in state.legal_moves():
-            if isinstance(move, Draw):
-                enabled["draw"] = True
-            elif isinstance(move, TakePile):
-                enabled["take"] = True
-            elif isinstance(move, Meld):
-                enabled["meld"] = True
-            elif isinstance(move, Add):
-                enabled["add"] = True
-            elif isinstance(move, Discard):
-                enabled["discard"] = True
-            elif isinstance(move, AskPartner):
-                enabled["ask"] = True
-            elif isinstance(move, Answer):
-                enabled["answer"] = True
+            enabled[_BUTTON_OF_MOVE[type(move)]] = True
         enabled["ask"] = enabled["ask"] and state.partner(self.seat) in self.players
         enabled["go_out"] = "go_out" in self.actions and can_go_out(state)
         for action in self.always_offered:
