@@ -91,6 +91,20 @@ def _t(tr: Translator | None, key: str, default: str, /, **params: Any) -> str:
         return default
 
 
+def _nt(tr: Translator | None, key: str, n: int, one: str, other: str, /) -> str:
+    """A plural entry of the ``engine`` domain for the count ``n`` ("1 move", "2 moves"),
+    with ``{count}`` in digits; English ``one``/``other`` while the catalog lacks it."""
+    count = f"{n:,}"
+    if tr is not None:
+        try:
+            text = tr.ntext("engine", key, n, count=count)
+        except (KeyError, LookupError, ValueError, TypeError):
+            text = key
+        if isinstance(text, str) and text and text != key:
+            return text
+    return (one if n == 1 else other).format(count=count)
+
+
 def _safe(call: Any, fallback: str, *args: Any) -> str:
     """A translator lookup that must never break the output (a missing entry shows raw)."""
     try:
@@ -328,8 +342,11 @@ def _replay(out: _Out, game: Game, show_position: bool) -> int:
             "position": position,
         }))  # fmt: skip
         return EXIT_OK
-    out.say(_t(tr, "cli.replay_summary", "{moves} moves replayed; {hands} hands finished.",
-               moves=len(game.moves), hands=len(game.hands)))  # fmt: skip
+    moves_text = _nt(tr, "cli.moves_replayed", len(game.moves),
+                     "{count} move replayed", "{count} moves replayed")  # fmt: skip
+    hands_text = _nt(tr, "cli.hands_finished", len(game.hands),
+                     "{count} hand finished", "{count} hands finished")  # fmt: skip
+    out.say(_t(tr, "cli.replay_summary", "{moves}; {hands}.", moves=moves_text, hands=hands_text))
     for hand_row in hands:
         out.say()
         out.say(_t(tr, "cli.hand_number", "Hand {number}", number=hand_row["number"]))

@@ -533,13 +533,24 @@ def test_top_card_onto_an_existing_meld() -> None:
 
 
 @pytest.mark.rule("C-PILE-2")
-def test_never_taken_under_a_wild_or_red_three() -> None:
-    for top, code in (("2", "wild_on_top"), ("JK", "wild_on_top"), ("3R", "red_three_on_top")):
+def test_never_taken_under_a_wild_card() -> None:
+    for top in ("2", "JK"):
         state = position(hands={0: "7 7 2 JK"}, melds={0: ["7 7 7"]}, pile=f"7 {top}")
-        params = refused(state, TakePile(()), code, "C-PILE-2")
+        params = refused(state, TakePile(()), "wild_on_top", "C-PILE-2")
         assert params == {"card": top}
-        refused(state, TakePile(ks("7 7")), code, "C-PILE-2")
+        refused(state, TakePile(ks("7 7")), "wild_on_top", "C-PILE-2")
         assert state.legal_moves() == [Draw()]
+
+
+@pytest.mark.rule("C-MELD-4")
+def test_never_taken_under_a_red_three_which_cannot_be_melded() -> None:
+    # C-PILE-2 names only black threes and wild cards; a red three on top (a position can
+    # hold one) stops the pickup because the top card must be melded and it never can be.
+    state = position(hands={0: "7 7 2 JK"}, melds={0: ["7 7 7"]}, pile="7 3R")
+    params = refused(state, TakePile(()), "red_three_on_top", "C-MELD-4")
+    assert params == {"card": "3R"}
+    refused(state, TakePile(ks("7 7")), "red_three_on_top", "C-MELD-4")
+    assert state.legal_moves() == [Draw()]
 
 
 @pytest.mark.rule("C-PILE-4")
@@ -875,6 +886,10 @@ def test_empty_stock_pile_may_still_be_taken_else_the_hand_ends() -> None:
     allowed(ending, Draw())
     assert ending.is_over and ending.end is not None and ending.end.how == "stock"
     assert hand_of(ending, 0) == kinds("4 5 9 9")
+    # Any further move is refused under the rule that ended the hand, not C-END-1.
+    for move in (Draw(), Discard(K.FIVE), AskPartner(), TakePile(ks("9 9"))):
+        params = refused(ending, move, "hand_over", "C-END-2")
+        assert params["how"] == "stock"
 
 
 @pytest.mark.rule("C-END-2")

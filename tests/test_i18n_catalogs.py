@@ -31,6 +31,7 @@ ENGINE_PO = {lang: LOCALE_DIR / lang / "LC_MESSAGES" / "engine.po" for lang in L
 SAME_AS_ENGLISH = {
     ("te", "list.comma"),
     ("hi", "list.comma"),
+    ("te", "cli.replay_summary"),  # "{moves}; {hands}." is punctuation only
     *(("te", f"card.{d}.name") for d in ("4", "5", "6", "7", "8", "9", "10")),
 }
 
@@ -206,11 +207,11 @@ def test_every_language_has_an_engine_catalog_and_nothing_else_unexpected() -> N
 # ---------------------------------------------------------------------- the command line
 
 
-def _cli_keys() -> dict[str, str]:
+def _cli_keys() -> dict[str, str | tuple[str, str]]:
     """Every ``_t(tr, "cli.x", "English default", ...)`` and ``_InputError("cli.x", ...)``
-    of ``canasta_teach/cli.py``, with its English default."""
+    of ``canasta_teach/cli.py``, with its English default (``_nt`` plural entries: both forms)."""
     tree = ast.parse((REPO / "canasta_teach" / "cli.py").read_text(encoding="utf-8"))
-    found: dict[str, str] = {}
+    found: dict[str, str | tuple[str, str]] = {}
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
             continue
@@ -223,6 +224,13 @@ def _cli_keys() -> dict[str, str]:
             continue
         if isinstance(key, ast.Constant) and isinstance(default, ast.Constant):
             found[key.value] = default.value
+    # _nt(tr, key, n, one, other): a plural entry whose English forms are one and other.
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_nt":
+            key, one, other = node.args[1], node.args[3], node.args[4]
+            assert isinstance(key, ast.Constant) and isinstance(one, ast.Constant)
+            assert isinstance(other, ast.Constant)
+            found[key.value] = (one.value, other.value)
     # f"cli.ended_{end.how}" with its defaults in _ENDED.
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign) and any(
@@ -240,9 +248,11 @@ def test_command_line_words_are_in_every_catalog_with_the_same_placeholders() ->
     for key, default in keys.items():
         for lang in LANGUAGES:
             assert key in ENTRIES[lang], f"{lang} lacks {key} ({default!r})"
-            (text,) = ENTRIES[lang][key]
-            assert _fields(text) == _fields(default), (lang, key, text)
-        assert ENTRIES["en"][key] == (default,), f"English {key} differs from cli.py's default"
+            defaults = default if isinstance(default, tuple) else (default,)
+            assert len(ENTRIES[lang][key]) == len(defaults), (lang, key, "plural or not")
+            for text in ENTRIES[lang][key]:
+                assert _fields(text) == _fields(defaults[0]), (lang, key, text)
+        assert ENTRIES["en"][key] == defaults, f"English {key} differs from cli.py's default"
 
 
 @pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])

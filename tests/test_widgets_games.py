@@ -149,7 +149,7 @@ def test_all_solved() -> None:
     press(g, "legal")
     g.controller.intent({"action": "meld", "cards": ["7", "7", "7"]})
     assert g.solved == {0, 1, 2}
-    assert w.game["progress"] == get_translator("en").ui("game.all_solved", total=3)
+    assert w.game["progress"] == get_translator("en").ntext("ui", "game.all_solved", 3, total="3")
 
 
 # ---------------------------------------------------------------------- take the pile

@@ -25,7 +25,7 @@ RULES: Final[dict[str, str]] = {
     "C-MELD-2": "at least two naturals, at most three wild cards",
     "C-MELD-3": "melds belong to the team; one meld per rank",
     "C-MELD-4": "red threes never melded; black threes only going out",
-    "C-CAN-1": "canasta: seven cards; natural 500, mixed 300",
+    "C-CAN-1": "canasta: seven or more cards; natural 500, mixed 300",
     "C-CAN-2": "a canasta may still grow",
     "C-RED-1": "red threes laid down and replaced",
     "C-RED-2": "red threes 100 each, 800 for four",
@@ -62,7 +62,7 @@ RULES: Final[dict[str, str]] = {
 
 #: code -> (rule ids it is given with, names of its facts)
 REASONS: Final[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
-    "hand_over": (("C-END-1",), ("how", "seat")),
+    "hand_over": (("C-END-1", "C-END-2"), ("how", "seat")),
     "game_over": (("C-GAME-1",), ("team", "score")),
     "draw_first": (("C-TURN-1",), ()),
     "already_drew": (("C-TURN-1",), ()),
@@ -89,7 +89,7 @@ REASONS: Final[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
     "black_threes_only_going_out": (("C-OUT-4",), ()),
     "black_three_on_top": (("C-BLK-1",), ()),
     "wild_on_top": (("C-PILE-2",), ("card",)),
-    "red_three_on_top": (("C-PILE-2",), ("card",)),
+    "red_three_on_top": (("C-MELD-4",), ("card",)),
     "one_card_one_pile": (("C-PILE-5",), ()),
     "frozen_needs_pair": (
         ("C-PILE-3",),

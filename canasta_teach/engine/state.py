@@ -471,8 +471,10 @@ class State:
         """Is ``move`` legal for the seat to move?  If not, the reason (rule id + facts)."""
         if self.phase is Phase.ENDED:
             end = self.end or HandEnd("stock", self.current)
+            # A hand that ran out of stock ended under C-END-2, not by a player going out.
+            rule = "C-END-2" if end.how == "stock" else "C-END-1"
             return refuse(
-                "hand_over", "C-END-1", how=end.how, seat=seat_name(self.rules.players, end.seat)
+                "hand_over", rule, how=end.how, seat=seat_name(self.rules.players, end.seat)
             )
         if isinstance(move, Draw):
             return self._check_draw()
@@ -674,9 +676,12 @@ class State:
         hand = self.hands[seat]
         if top == BLACK3:
             return refuse("black_three_on_top", "C-BLK-1")
-        if top <= RED3:
-            return refuse("wild_on_top" if top <= TWO else "red_three_on_top", "C-PILE-2",
-                          card=_tok(top))  # fmt: skip
+        if top <= TWO:
+            return refuse("wild_on_top", "C-PILE-2", card=_tok(top))
+        if top == RED3:
+            # No rule names a red three on top (C-DEAL-3 covers one as the upcard), but the
+            # top card must be melded (C-PILE-1) and a red three never is (C-MELD-4).
+            return refuse("red_three_on_top", "C-MELD-4", card=_tok(top))
         held = self.hand_size(seat)
         if held == 1 and len(self.pile) == 1:
             return refuse("one_card_one_pile", "C-PILE-5")

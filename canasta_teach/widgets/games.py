@@ -325,7 +325,7 @@ class PuzzleGame:
         all_done = len(self.solved) == self.total
         progress = tr.ui("game.progress", solved=len(self.solved), total=self.total)
         if all_done:
-            progress = tr.ui("game.all_solved", total=self.total)
+            progress = tr.ntext("ui", "game.all_solved", self.total, total=tr.number(self.total))
         controls = [
             {"id": "hint", "label": tr.ui("game.hint"), "enabled": self.stage != "done"},
             {"id": "retry", "label": tr.ui("game.retry")},
