@@ -107,7 +107,7 @@ def test_explain_sequence_reports_the_first_refusal_with_its_index() -> None:
     assert out["legal"] is False and out["refused_at"] == 1
     assert out["refused_move"] == "discard 3R"
     assert out["moves"] == ["draw", "discard 3R", "discard K"]
-    assert out["reason"]["code"] == "not_in_hand" and out["reason"]["rule"] == "C-TURN-2"
+    assert out["reason"]["code"] == "not_in_hand" and out["reason"]["rule"] == "C-TURN-3"
     assert out["reason"]["text"] == get_translator("en").reason(out["reason"])
     after = parse_position(FROZEN.read_text(encoding="utf-8"))
     after.play(Draw())

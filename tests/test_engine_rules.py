@@ -250,7 +250,7 @@ def test_melding_after_the_draw_and_only_held_cards() -> None:
 def test_discard_ends_the_turn() -> None:
     state = position(hands={0: "8 9 10", 1: "4 5"}, melds={0: ["K K K"]}, pile="6",
                      phase=Phase.MELD)  # fmt: skip
-    params = refused(state, Discard(K.ACE), "not_in_hand", "C-TURN-2")
+    params = refused(state, Discard(K.ACE), "not_in_hand", "C-TURN-3")
     assert params == {"cards": ["A"]}
     allowed(state, Discard(K.NINE))
     assert state.pile == [K.SIX, K.NINE]
@@ -530,6 +530,13 @@ def test_top_card_onto_an_existing_meld() -> None:
     state = position(hands={0: "4 5"}, melds={0: ["K K K"]}, pile="9 K")
     allowed(state, TakePile(()))
     assert state.melds[0][K.KING].naturals == 4 and hand_of(state, 0) == kinds("4 5 9")
+
+
+@pytest.mark.rule("C-PILE-1")
+def test_the_top_card_is_melded_with_cards_from_the_hand() -> None:
+    state = position(hands={0: "Q 4 5"}, melds={0: ["K K K"]}, pile="9 Q")
+    params = refused(state, TakePile(ks("Q Q")), "not_in_hand", "C-PILE-1")
+    assert params == {"cards": ["Q"]}
 
 
 @pytest.mark.rule("C-PILE-2")

@@ -252,6 +252,18 @@ def test_text_is_in_the_languages_script(path: Path) -> None:
             assert share > 0.75, f"cell {index}: only {share:.0%} of its letters in {lang}'s script"
 
 
+@pytest.mark.parametrize("name", NOTEBOOK_NAMES)
+def test_every_language_cites_the_same_rules_in_the_same_cells(name: str) -> None:
+    # A citation fixed in one language (C-PILE-6 -> C-FRZ-2 + C-PILE-3) must not linger in
+    # another: each cell cites the same rule ids, as often, in every language.
+    def citations(lang: str) -> list[list[str]]:
+        return [sorted(RULE_ID.findall(c.source)) for c in read(LESSONS / lang / name).cells]
+
+    english = citations("en")
+    for lang in LANGS[1:]:
+        assert citations(lang) == english, f"{lang}/{name} cites other rules than en/{name}"
+
+
 @pytest.mark.parametrize("path", lesson_notebooks(), ids=rel)
 def test_lessons_check_the_reader_and_cite_real_rules(path: Path) -> None:
     text = "\n".join(c.source for c in read(path).cells if c.cell_type == "markdown")

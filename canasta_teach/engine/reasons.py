@@ -73,7 +73,7 @@ REASONS: Final[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
     "already_asked": (("C-ASK-1",), ()),
     "ask_before_melding": (("C-ASK-1",), ()),
     "partner_said_no": (("C-ASK-1",), ("cards_left",)),
-    "not_in_hand": (("C-TURN-2",), ("cards",)),
+    "not_in_hand": (("C-TURN-2", "C-TURN-3", "C-PILE-1"), ("cards",)),
     "no_cards": (("C-MELD-1",), ()),
     "too_few": (("C-MELD-1",), ("count", "cards")),
     "mixed_ranks": (("C-MELD-1",), ("ranks",)),

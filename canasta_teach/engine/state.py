@@ -688,7 +688,8 @@ class State:
         cards = move.cards
         missing = self._missing(cards)
         if missing:
-            return refuse("not_in_hand", "C-TURN-2", cards=missing)
+            # The top card is melded "with cards from hand" (C-PILE-1).
+            return refuse("not_in_hand", "C-PILE-1", cards=missing)
         wrong = sorted({k for k in cards if k >= RED3 and k != top}, reverse=True)
         if wrong:
             return refuse("wrong_rank", "C-MELD-1", rank=_tok(top), cards=_toks(wrong))
@@ -740,7 +741,7 @@ class State:
         card = int(move.card)
         staged = self._staged_counts()
         if self.hands[seat][card] + staged[card] < 1:
-            return refuse("not_in_hand", "C-TURN-2", cards=[_tok(card)])
+            return refuse("not_in_hand", "C-TURN-3", cards=[_tok(card)])
         left = self.hand_size(seat) + sum(staged) - 1
         if left == 0:
             blocked = self._may_go_out(self.canastas(seat % 2))
