@@ -92,3 +92,38 @@ def test_take_the_pile_in_telugu_by_keyboard(page: Page, voila_url: str) -> None
     expect(right).to_have_text(te.rule_title("C-PILE-3"))
     right.click()
     expect(page.locator(".ct-progress")).to_have_text(te.ui("game.progress", solved=2, total=3))
+
+
+def test_selected_card_names_stay_clear_of_the_selection_outline(
+    page: Page, voila_url: str, artifacts: Path
+) -> None:
+    # The Telugu review found "కింగ్" unreadable under a selected card: the blue outline drawn
+    # around the card art covered the top of the name's glyphs.  The outline's box (the art's
+    # box grown by outline-offset + outline-width) must end above the name's box.
+    te = get_translator("te")
+    page.goto(render_url(voila_url, TAKE_TE))
+    page.wait_for_selector("[data-ct-card]", timeout=PAGE_TIMEOUT_MS)
+    cards = page.locator(".ct-hand [data-ct-card]")
+    for nth in range(cards.count()):
+        cards.nth(nth).click()
+    expect(page.locator(".ct-hand .ct-selected")).to_have_count(cards.count())
+    boxes = page.evaluate(
+        """() => [...document.querySelectorAll('.ct-hand .ct-selected')].map(card => {
+            const svg = card.querySelector('.ct-art svg');
+            const name = card.querySelector('.ct-card-name');
+            const style = getComputedStyle(svg);
+            const reach = parseFloat(style.outlineOffset) + parseFloat(style.outlineWidth);
+            return {token: card.dataset.ctCard, text: name.textContent,
+                    outlineBottom: svg.getBoundingClientRect().bottom + reach,
+                    outlineWidth: parseFloat(style.outlineWidth),
+                    nameTop: name.getBoundingClientRect().top,
+                    nameHeight: name.getBoundingClientRect().height};
+        })"""
+    )
+    assert boxes, "no selected card"
+    for box in boxes:
+        assert box["outlineWidth"] > 0, box  # the selection is drawn (not only coloured)
+        assert box["text"] == te.card_name(box["token"]), box
+        assert box["nameHeight"] > 0, box
+        assert box["nameTop"] >= box["outlineBottom"], f"outline covers the name: {box}"
+    page.screenshot(path=str(artifacts / "table-selected-names-te.png"), full_page=True)
