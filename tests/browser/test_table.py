@@ -127,3 +127,20 @@ def test_selected_card_names_stay_clear_of_the_selection_outline(
         assert box["nameHeight"] > 0, box
         assert box["nameTop"] >= box["outlineBottom"], f"outline covers the name: {box}"
     page.screenshot(path=str(artifacts / "table-selected-names-te.png"), full_page=True)
+
+
+def test_card_corners_stay_on_the_card_right_to_left(page: Page, voila_url: str) -> None:
+    # In an rtl page an SVG <text x="6"> inherits direction: rtl and is anchored at its right
+    # end, so the corner ranks ran off the card's left edge ("10" nearly vanished).
+    page.goto(render_url(voila_url, MELD_UR))
+    page.wait_for_selector("[data-ct-card]", timeout=PAGE_TIMEOUT_MS)
+    outside = page.evaluate(
+        """() => [...document.querySelectorAll('.ct-root .ct-art svg')].flatMap(svg => {
+            const card = svg.getBoundingClientRect();
+            return [...svg.querySelectorAll('text')].map(t => t.getBoundingClientRect())
+              .filter(r => r.width > 0 && (r.left < card.left - 0.5 || r.right > card.right + 0.5))
+              .map(r => ({card: [card.left, card.right], text: [r.left, r.right]}));
+        })"""
+    )
+    assert page.locator(".ct-root .ct-art svg text").count() > 0
+    assert outside == [], outside
