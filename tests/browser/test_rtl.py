@@ -35,7 +35,7 @@ def test_urdu_page_is_rtl_with_nastaliq(page: Page, voila_url: str, artifacts: P
     expect(html).to_have_attribute("dir", "rtl")
     expect(html).to_have_class("ct-lang-ur")
 
-    text = page.locator("div.ct-lang-ur", has_text="کیناسٹا")
+    text = page.locator("div.ct-lang-ur", has_text="کناسٹا")
     expect(text).to_be_visible(timeout=PAGE_TIMEOUT_MS)
     # The loading screen spoke Urdu, never Voilà's English.
     assert page.evaluate("window.__ctLoadingTexts") == ["آپ کا سبق تیار ہو رہا ہے…"]
@@ -48,7 +48,7 @@ def test_urdu_page_is_rtl_with_nastaliq(page: Page, voila_url: str, artifacts: P
     # The web font itself (not a system font) was loaded and covers the text.
     loaded = page.evaluate(
         """async () => {
-            await document.fonts.load('16px "Noto Nastaliq Urdu"', 'کیناسٹا');
+            await document.fonts.load('16px "Noto Nastaliq Urdu"', 'کناسٹا');
             await document.fonts.ready;
             return [...document.fonts]
                 .filter(f => f.family.replace(/"/g, '') === 'Noto Nastaliq Urdu')
