@@ -143,6 +143,9 @@ def _notation_detail(tr: Translator | None, exc: NotationError) -> str:
         message = exc.message + (f" (expected {exc.expected})" if exc.expected else "")
     else:
         english = exc.message.replace("{", "{{").replace("}", "}}")
+        if tr is not None and "seat" in params:
+            # The position names seats in English ("South"): say them in the reader's words.
+            params["seat"] = _safe(tr.seat, str(params["seat"]), str(params["seat"]))
         message = _t(tr, f"notation.{exc.code}", english, **params)
     if exc.line is not None and exc.column is not None:
         return _t(tr, "cli.at_line_column", "line {line}, column {column}: {message}",

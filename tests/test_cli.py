@@ -341,3 +341,14 @@ def test_replay_of_a_tampered_game_exits_2_and_names_the_move(tmp_path: Path) ->
     error = json.loads(proc.stdout)["error"]
     assert error["code"] == "move_refused" and error["details"]["save"]["params"]["number"] == 3
     assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("lang", ["ur", "hi", "te"])
+def test_a_position_error_names_the_seat_in_the_readers_words(lang: str) -> None:
+    # The notation writes seats as letters ("W"); a translated message must not show them.
+    text = FROZEN.read_text(encoding="utf-8").replace("W: ?11", "W: -")
+    proc = run("moves", "-", "--lang", lang, stdin=text)
+    assert proc.returncode == 2, proc.stderr
+    tr = get_translator(lang)
+    assert tr.seat("W") in proc.stderr, proc.stderr
+    assert not re.search(r"(?<![A-Za-z])W(?![A-Za-z])", proc.stderr.split("\n")[0]), proc.stderr

@@ -30,6 +30,7 @@ ENGINE_PO = {lang: LOCALE_DIR / lang / "LC_MESSAGES" / "engine.po" for lang in L
 #: as digits (Telugu uses the digits the seed prints), and list punctuation.
 SAME_AS_ENGLISH = {
     ("te", "list.comma"),
+    ("te", "list.and"),  # "{first}, {last}": Telugu lists take commas, not మరియు
     ("hi", "list.comma"),
     ("te", "cli.replay_summary"),  # "{moves}; {hands}." is punctuation only
     *(("te", f"card.{d}.name") for d in ("4", "5", "6", "7", "8", "9", "10")),
