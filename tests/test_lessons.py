@@ -265,6 +265,14 @@ def test_every_language_cites_the_same_rules_in_the_same_cells(name: str) -> Non
 
 
 @pytest.mark.parametrize("path", lesson_notebooks(), ids=rel)
+def test_lessons_say_threes_in_words_not_in_project_codes(path: Path) -> None:
+    # 3R / 3B are the notation's tokens (B for black, R for red): no card shows them and no
+    # reader of Urdu, Hindi or Telugu gets the mnemonic, so lessons name the threes in words.
+    text = "\n".join(c.source for c in read(path).cells if c.cell_type == "markdown")
+    assert not re.findall(r"\b3[BR]\b", text)
+
+
+@pytest.mark.parametrize("path", lesson_notebooks(), ids=rel)
 def test_lessons_check_the_reader_and_cite_real_rules(path: Path) -> None:
     text = "\n".join(c.source for c in read(path).cells if c.cell_type == "markdown")
     cited = set(RULE_ID.findall(text))
