@@ -364,3 +364,19 @@ def test_catalogs_use_the_seeds_words(lang: str) -> None:
         assert terms, row
         for term in terms:
             assert term in text, f"{lang}: the seeds' {term!r} ({row}) is not used"
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+@pytest.mark.parametrize("domain", ["engine", "ui"])
+def test_translators_see_the_current_english(lang: str, domain: str) -> None:
+    # Each entry's "#. en:" comment is the English a translator renders; a stale one (the
+    # English changed, the comment did not) invites a translation of the old sentence.
+    from canasta_teach.i18n.compile import LOCALE_DIR, with_english_comments
+
+    po_path = LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po"
+    text = po_path.read_text(encoding="utf-8")
+    assert with_english_comments(po_path) == text, (
+        f"stale English comments in {lang}/{domain}.po: run "
+        "python -m canasta_teach.i18n.compile --english-comments"
+    )
+    assert text.count("#. en: ") >= text.count("\nmsgid ") - 1  # every entry but the header

@@ -3,6 +3,7 @@
     python -m canasta_teach.i18n.compile                  # rewrite every stale .mo
     python -m canasta_teach.i18n.compile --domain engine  # only the engine catalogs
     python -m canasta_teach.i18n.compile --check          # exit 1 if any .mo is stale
+    python -m canasta_teach.i18n.compile --english-comments  # "#. en:" comments from English
 
 A ``.mo`` whose contents already match its ``.po`` is left alone (``--force`` rewrites it),
 so recompiling one domain never touches the bytes of another owner's files.
@@ -66,6 +67,40 @@ def stale(po_path: Path) -> bool:
     return catalog_contents(mo_path.read_bytes()) != catalog_contents(compile_po(po_path))
 
 
+def english_texts(locale_dir: Path, domain: str) -> dict[str, str]:
+    """Key -> the English text as a translator's ``#. en:`` comment shows it (plural
+    entries as "one | other")."""
+    from babel.messages.pofile import read_po
+
+    with (locale_dir / "en" / "LC_MESSAGES" / f"{domain}.po").open("rb") as handle:
+        catalog = read_po(handle)
+    texts: dict[str, str] = {}
+    for message in catalog:
+        if not message.id:
+            continue
+        key = message.id[0] if isinstance(message.id, (list, tuple)) else message.id
+        string = message.string
+        texts[key] = " | ".join(string) if isinstance(string, (list, tuple)) else string
+    return texts
+
+
+def with_english_comments(po_path: Path, locale_dir: Path = LOCALE_DIR) -> str:
+    """The text of a translated ``.po`` with each ``#. en:`` comment set to the English
+    entry of the same key, so a translator never works from a stale English sentence."""
+    english = english_texts(locale_dir, po_path.stem)
+    lines = po_path.read_text(encoding="utf-8").split("\n")
+    for index, line in enumerate(lines):
+        if not line.startswith("#. en: "):
+            continue
+        for following in lines[index + 1 :]:
+            if following.startswith("msgid "):
+                key = following[len('msgid "') : -1]
+                if key in english:
+                    lines[index] = "#. en: " + english[key].replace("\n", " ")
+                break
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m canasta_teach.i18n.compile",
                                      description=__doc__.splitlines()[0])  # fmt: skip
@@ -73,8 +108,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--force", action="store_true", help="rewrite up-to-date catalogs too")
     parser.add_argument("--domain", default="*", help="only this domain (engine, ui)")
     parser.add_argument("--locale-dir", type=Path, default=LOCALE_DIR)
+    parser.add_argument("--english-comments", action="store_true",
+                        help="first refresh the '#. en:' comments from English")  # fmt: skip
     args = parser.parse_args(argv)
     bad = 0
+    if args.english_comments:
+        for po_path in po_files(args.locale_dir, args.domain):
+            if po_path.parent.parent.name == "en":
+                continue
+            text = with_english_comments(po_path, args.locale_dir)
+            if text != po_path.read_text(encoding="utf-8"):
+                po_path.write_text(text, encoding="utf-8")
+                print(f"refreshed the English comments of {po_path}")
     for po_path in po_files(args.locale_dir, args.domain):
         mo_path = po_path.with_suffix(".mo")
         if not args.force and not stale(po_path):
