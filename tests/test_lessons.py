@@ -39,15 +39,19 @@ REPO = Path(__file__).resolve().parent.parent
 LESSONS = REPO / "lessons"
 PUZZLES = LESSONS / "puzzles"
 LANGS = ("en", "ur", "hi", "te")
-NOTEBOOK_NAMES = (
-    "00-start.ipynb",
-    "01-cards-melds-canastas.ipynb",
-    "02-discard-pile-freezing.ipynb",
-)
+#: The course, in order (lesson 8, scoring a hand, is still to come).
 GAME_OF_NOTEBOOK = {
-    "01-cards-melds-canastas.ipynb": "build-a-meld",
-    "02-discard-pile-freezing.ipynb": "take-the-pile",
+    "01-cards-values.ipynb": "card-values",
+    "02-deal-and-turn.ipynb": "your-turn",
+    "03-melds-canastas.ipynb": "build-a-meld",
+    "04-threes.ipynb": "threes",
+    "05-discard-pile.ipynb": "take-the-pile",
+    "06-first-meld.ipynb": "go-down",
+    "07-going-out.ipynb": "go-out",
+    "09-two-players.ipynb": "two-players",
+    "10-review.ipynb": "review",
 }
+NOTEBOOK_NAMES = ("00-start.ipynb", *GAME_OF_NOTEBOOK)
 LANGUAGE_NAMES = {"en": "English", "ur": "اردو", "hi": "हिन्दी", "te": "తెలుగు"}
 PUZZLES_PER_SET = 8
 
@@ -196,10 +200,22 @@ def test_navigation(lang: str) -> None:
     start = read(LESSONS / lang / "00-start.ipynb")
     start_targets = {t for c in start.cells for t in links(c.source)}
     assert {"../index.ipynb", *GAME_OF_NOTEBOOK} <= start_targets
-    lesson1, lesson2 = GAME_OF_NOTEBOOK
-    # Bottom of each lesson: back, forward (or the start page at the end), the chooser.
-    assert last_links(lesson1) == ["00-start.ipynb", lesson2, "../index.ipynb"]
-    assert last_links(lesson2) == [lesson1, "00-start.ipynb", "../index.ipynb"]
+    # Bottom of each lesson: back, the start page, forward (none after the last), the chooser.
+    course = list(NOTEBOOK_NAMES)
+    for index, name in enumerate(course[1:], start=1):
+        expected = [course[index - 1]]
+        if index > 1:
+            expected.append("00-start.ipynb")
+        if index + 1 < len(course):
+            expected.append(course[index + 1])
+        expected.append("../index.ipynb")
+        assert last_links(name) == expected, name
+    # The games lead on to the next lesson in the same order.
+    from canasta_teach.widgets.puzzles import load_set
+
+    for index, name in enumerate(course[1:-1], start=1):
+        next_lesson = load_set(PUZZLES / GAME_OF_NOTEBOOK[name]).next_lesson
+        assert next_lesson == course[index + 1], name
 
 
 def test_index_offers_each_language_in_its_own_script() -> None:
@@ -268,8 +284,22 @@ def test_every_language_cites_the_same_rules_in_the_same_cells(name: str) -> Non
 def test_lessons_say_threes_in_words_not_in_project_codes(path: Path) -> None:
     # 3R / 3B are the notation's tokens (B for black, R for red): no card shows them and no
     # reader of Urdu, Hindi or Telugu gets the mnemonic, so lessons name the threes in words.
+    from canasta_teach.widgets.pictures import PICTURE
+
     text = "\n".join(c.source for c in read(path).cells if c.cell_type == "markdown")
-    assert not re.findall(r"\b3[BR]\b", text)
+    assert not re.findall(r"\b3[BR]\b", PICTURE.sub("", text))
+
+
+@pytest.mark.parametrize("path", lesson_notebooks(), ids=rel)
+def test_card_pictures_are_drawn_and_named_in_the_lessons_language(path: Path) -> None:
+    # Each picture is exactly what canasta_teach.widgets.pictures draws for its cards in this
+    # language: the card art is current, and every card's alt text is in the reader's words.
+    from canasta_teach.widgets.pictures import PICTURE, cards_html
+
+    lang = path.parent.name
+    for cell in read(path).cells:
+        for match in PICTURE.finditer(cell.source):
+            assert match.group(0) == cards_html(match.group(1), lang), match.group(1)
 
 
 @pytest.mark.parametrize("path", lesson_notebooks(), ids=rel)
@@ -281,13 +311,18 @@ def test_lessons_check_the_reader_and_cite_real_rules(path: Path) -> None:
     if path.name in GAME_OF_NOTEBOOK:
         answers = re.findall(r"<details><summary>[^<]+</summary>\n\n.+?\n\n</details>", text,
                              re.S)  # fmt: skip
-        assert 1 <= len(answers) <= 2
+        assert 2 <= len(answers) <= 3, "two or three check-yourself questions"
 
 
 #: The game's buttons each lesson names, by their message keys (canasta_teach.i18n, ui.po).
 BUTTONS_NAMED = {
-    "01-cards-melds-canastas.ipynb": ("button.meld", "game.legal", "game.not_legal", "game.hint"),
-    "02-discard-pile-freezing.ipynb": ("button.take", "game.hint"),
+    "02-deal-and-turn.ipynb": ("button.draw", "button.meld", "button.discard"),
+    "03-melds-canastas.ipynb": ("button.meld", "game.legal", "game.not_legal"),
+    "04-threes.ipynb": ("button.draw", "button.take"),
+    "05-discard-pile.ipynb": ("button.take",),
+    "06-first-meld.ipynb": ("button.meld",),
+    "07-going-out.ipynb": ("button.go_out", "button.meld", "button.discard", "button.ask"),
+    "09-two-players.ipynb": ("button.draw_two", "button.discard", "button.go_out"),
 }
 
 
@@ -385,6 +420,14 @@ def entries(set_name: str) -> list[Entry]:
     return out
 
 
+#: Every puzzle set a lesson may play (the test-only sets aside).
+REAL_SETS = sorted(p.parent for p in PUZZLES.glob("*/set.toml") if p.parent.name != "_test")
+EXPECT = {
+    folder.name: dict(tomllib.loads((folder / "set.toml").read_text(encoding="utf-8"))).get(
+        "expect", {}
+    )
+    for folder in REAL_SETS
+}
 MELD_PUZZLES = entries("build-a-meld")
 TAKE_PUZZLES = entries("take-the-pile")
 
@@ -573,10 +616,14 @@ def test_any_pickup_from_the_hand_agrees_with_the_expectation(data: st.DataObjec
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_both_games_can_be_played_through_with_the_right_answers(lang: str) -> None:
+def test_every_game_can_be_played_through_with_the_right_answers(lang: str) -> None:
     """Each lesson's game, driven as a learner would drive it (the widget's intents), accepts
-    the right answer to every puzzle and ends with every puzzle solved."""
+    the right answer to every puzzle and ends with every puzzle solved: a meld the engine
+    allows, the pickup or the rule that stops it, the answer to a value question, or a way to
+    the goal found by the puzzle solver, played move by move."""
     from canasta_teach import widgets
+    from canasta_teach.engine import Add, AskPartner, Discard, Draw
+    from canasta_teach.widgets.puzzles import answer_question, legal_melds, solve, take_refusal
 
     def press(game: Any, control: str) -> None:
         game.controller.intent({"action": "game", "id": control})
@@ -584,32 +631,80 @@ def test_both_games_can_be_played_through_with_the_right_answers(lang: str) -> N
     def tokens(cards: tuple[Kind, ...]) -> list[str]:
         return [TOKENS[k] for k in cards]
 
-    for set_name, puzzles in (("build-a-meld", MELD_PUZZLES), ("take-the-pile", TAKE_PUZZLES)):
-        widget = widgets.play(set_name, lang=lang, start=LESSONS / lang)
-        assert isinstance(widget, widgets.CardTable), widget
+    def intent(move: Any) -> dict[str, Any]:
+        if isinstance(move, Draw):
+            return {"action": "draw"}
+        if isinstance(move, TakePile):
+            return {"action": "take", "cards": tokens(move.cards)}
+        if isinstance(move, Meld):
+            return {"action": "meld", "cards": tokens(move.cards)}
+        if isinstance(move, Add):
+            return {"action": "add", "rank": TOKENS[move.rank], "cards": tokens(move.cards)}
+        if isinstance(move, Discard):
+            return {"action": "discard", "cards": [TOKENS[move.card]]}
+        assert isinstance(move, AskPartner), move
+        return {"action": "ask"}
+
+    for folder in REAL_SETS:
+        widget = widgets.play(folder.name, lang=lang, start=LESSONS / lang)
+        assert isinstance(widget, widgets.CardTable), (folder.name, widget)
         game = widget.game_controller
-        for index, entry in enumerate(puzzles):
+        for index, entry in enumerate(game.set.puzzles):
             assert game.index == index
-            state = entry.state()
+            state = game.controller.state
+            expect = EXPECT.get(folder.name, {}).get(entry.name)
             if entry.proposed:
                 # Judge the proposed meld rightly: "legal" or "not legal".
-                press(game, "legal" if entry.expect == "legal" else "not_legal")
+                press(game, "legal" if expect == "legal" else "not_legal")
                 assert widget.message["kind"] == "success", widget.message
             if entry.goal == "meld":
-                rank = kind_of(entry.rank) if entry.rank else None
-                hand = state.hands[state.current]
-                ranks = [rank] if rank is not None else range(Kind.FOUR, Kind.ACE + 1)
-                meld = next(
-                    m for r in ranks for m in candidate_melds(hand, r) if state.check(m).legal
-                )
+                meld = legal_melds(state, entry.rank, entry.canasta)[0]
                 game.controller.intent({"action": "meld", "cards": tokens(meld.cards)})
-            elif entry.expect == "legal":
-                take = next(m for m in pickups(state) if state.check(m).legal)
-                game.controller.intent({"action": "take", "cards": tokens(take.cards)})
+            elif entry.goal == "take_or_explain":
+                reason = take_refusal(state)
+                if reason is None:
+                    take = next(m for m in pickups(state) if state.check(m).legal)
+                    game.controller.intent({"action": "take", "cards": tokens(take.cards)})
+                else:
+                    assert expect in (None, reason.rule), (entry.name, reason)
+                    press(game, f"reason:{reason.rule}")
+            elif entry.goal == "value":
+                right, _choices = answer_question(state, state.current, entry.question or "")
+                press(game, f"answer:{right}")
             else:
-                offered = [c["id"] for c in widget.game["choices"]]
-                assert f"reason:{entry.expect}" in offered
-                press(game, f"reason:{entry.expect}")
-            assert index in game.solved, (entry.file, widget.message)
+                plan = solve(entry, state)
+                assert plan is not None, entry.name
+                for move in plan:
+                    game.controller.intent(intent(move))
+            assert index in game.solved, (folder.name, entry.name, widget.message)
+            assert widget.message["kind"] == "success", widget.message
             press(game, "next")
-        assert game.solved == set(range(len(puzzles)))
+        assert game.solved == set(range(game.total)), folder.name
+        assert widget.game["next_lesson"] is None or widget.game["next_lesson"]["href"]
+
+
+#: Rules whose lesson is still to be written: lesson 8, scoring a hand (issue 7). Shrinks to
+#: nothing when it lands; a rule listed here that a lesson teaches fails the test below.
+NOT_YET_TAUGHT = frozenset({"C-SCORE-1", "C-SCORE-2", "C-GAME-1"})
+
+
+def test_every_rule_is_taught_by_a_lesson_named_in_its_metadata() -> None:
+    taught: dict[str, list[str]] = {}
+    for name in NOTEBOOK_NAMES:
+        meta = read(LESSONS / "en" / name).metadata.get("canasta", {})
+        assert meta.get("lesson") == name.removesuffix(".ipynb"), name
+        for rule in meta.get("rules", []):
+            taught.setdefault(rule, []).append(name)
+        for lang in LANGS[1:]:
+            assert read(LESSONS / lang / name).metadata.get("canasta") == meta, (lang, name)
+    assert set(taught) <= set(RULES), sorted(set(taught) - set(RULES))
+    assert set(RULES) - set(taught) == NOT_YET_TAUGHT, sorted(set(RULES) - set(taught))
+
+
+@pytest.mark.parametrize("name", list(GAME_OF_NOTEBOOK))
+def test_a_lesson_cites_the_rules_it_says_it_teaches(name: str) -> None:
+    nb = read(LESSONS / "en" / name)
+    cited = set(RULE_ID.findall("\n".join(c.source for c in nb.cells)))
+    rules = set(nb.metadata["canasta"]["rules"])
+    assert rules <= cited, f"{name} teaches but never cites {sorted(rules - cited)}"
+    assert nb.metadata["canasta"]["game"] == GAME_OF_NOTEBOOK[name]

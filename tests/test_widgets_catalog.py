@@ -20,6 +20,7 @@ from canasta_teach.widgets import ACTIONS, GAMES
 LANGS = ("en", "ur", "hi", "te")
 WIDGETS = Path(__file__).resolve().parents[1] / "canasta_teach" / "widgets"
 KEY = re.compile(r"""["']((?:button|table|msg|game|hint|error)\.[a-z_.]+[a-z_])["']""")
+EXPLAIN = re.compile(r'^explain\s*=\s*"([a-z0-9_.-]+)"', re.MULTILINE)
 
 
 def catalog(lang: str) -> dict[str, str]:
@@ -46,6 +47,9 @@ def keys_used_by_the_widgets() -> set[str]:
     # Keys built at run time.
     used |= {f"button.{action}" for action in ACTIONS}
     used |= {"game.title." + game.replace("-", "_") for game in GAMES}
+    # A puzzle's own explanation of its answer: "why.<explain>" of its set.toml entry.
+    for set_toml in (Path(__file__).resolve().parents[1] / "lessons" / "puzzles").rglob("set.toml"):
+        used |= {"why." + name for name in EXPLAIN.findall(set_toml.read_text(encoding="utf-8"))}
     return used
 
 

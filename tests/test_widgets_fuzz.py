@@ -481,6 +481,12 @@ def check_table_intent(
         assert verdict.reason is not None
         assert after == before, f"the refused {move} changed the table"
         assert message["kind"] == "refusal" and message["seq"] != seq_before
+        worded = c.on_refusal(move, verdict.reason) if c.on_refusal else None
+        if worded is not None:
+            # A game words this refusal itself (a quiz does not print the rule it asks for).
+            assert message["text"] == worded["text"] and message["rule"] == worded["rule"]
+            note("table: refused, worded by the game")
+            return move
         assert message["rule"] == verdict.reason.rule
         assert message["text"] == tr.reason(verdict.reason)
         note("table: refused by the engine")

@@ -49,6 +49,8 @@ def test_build_a_meld_counts_progress_and_advances() -> None:
     assert w.game["progress"] == tr.ui("game.progress", solved=0, total=3)
     assert w.game["title"] == tr.ui("game.title.build_a_meld")
     assert w.view["actions"] == ["meld"]
+    # The status line states the puzzle's task, not the free table's "then discard".
+    assert w.view["status"] == tr.ui("game.task.meld")
     # An illegal meld: refused with the engine's reason, nothing solved.
     g.controller.intent({"action": "meld", "cards": ["4", "4"]})
     assert w.message["kind"] == "refusal" and w.message["rule"] == "C-MELD-1"
@@ -63,7 +65,8 @@ def test_build_a_meld_counts_progress_and_advances() -> None:
     assert w.game["progress"] == tr.ui("game.progress", solved=1, total=3)
     assert w.game["solved"] and w.game["stage"] == "done"
     assert w.view["actions"] == []
-    assert w.message["text"].startswith(tr.ui("game.solved"))
+    # A right answer says why it is right, not only "Solved!".
+    assert w.message["text"] == tr.ui("game.why.meld", cards=tr.cards(["K", "K", "K"]))
     assert w.view["status"] == tr.ui("game.solved")  # not "your turn" any more
     press(g, "next")
     assert g.index == 1 and w.game["puzzle"] == tr.ui("game.puzzle_number", number=2, total=3)
@@ -184,9 +187,14 @@ def test_take_the_pile_when_it_cannot_be_taken_asks_why(index: int, rule: str) -
     assert {c["label"] for c in w.game["choices"]} == {tr.rule_title(r) for r in offered}
     # The Take button stays pressable (a disabled one would give the answer away) ...
     assert w.view["enabled"]["take"]
-    # ... and trying to take it anyway is refused, explained by the engine.
+    # ... and trying to take it anyway is refused without naming the rule: choosing the
+    # rule is the question, and its title is one of the answer buttons word for word.
+    before = g.controller.state.snapshot()
     g.controller.intent({"action": "take", "cards": []})
-    assert w.message["kind"] == "refusal" and w.message["rule"] == rule
+    assert w.message["kind"] == "refusal" and w.message["rule"] == ""
+    assert w.message["text"] == tr.ui("game.feedback.take_refused")
+    assert all(tr.rule_title(r) not in w.message["text"] for r in offered)
+    assert g.controller.state.snapshot() == before
     # The same attempt again is a fresh message (the page redraws and announces it).
     first = dict(w.message)
     g.controller.intent({"action": "take", "cards": []})
@@ -315,3 +323,131 @@ def test_every_puzzle_set_of_the_lessons_has_an_answer_the_engine_accepts(folder
             reason = take_refusal(state)
             assert reason is None or puzzle.choices is None or reason.rule in puzzle.choices
             assert offered
+
+
+# ---------------------------------------------------------------------- table goals
+
+
+def test_a_whole_turn_is_played_in_order_and_out_of_order_moves_are_refused() -> None:
+    w, g = game("play")
+    tr = get_translator("en")
+    assert w.game["title"] == tr.ui("game.title.your_turn")
+    assert set(w.view["actions"]) >= {"draw", "take", "discard"}
+    assert w.view["status"] == tr.ui("table.turn_draw")  # the table's own words are the task
+    before = g.controller.state.snapshot()
+    g.controller.intent({"action": "discard", "cards": ["K"]})  # before drawing
+    assert w.message["kind"] == "refusal" and w.message["rule"] == "C-TURN-1"
+    assert g.controller.state.snapshot() == before
+    g.controller.intent({"action": "draw"})  # a red three: laid down and replaced (C-RED-1)
+    assert g.controller.state.red_threes[0] == 1
+    g.controller.intent({"action": "draw"})  # twice
+    assert w.message["rule"] == "C-TURN-1" and g.solved == set()
+    g.controller.intent({"action": "discard", "cards": ["Q"]})
+    assert g.solved == {0}
+    assert w.message["kind"] == "success" and w.message["text"] == tr.ui("game.why.turn")
+
+
+def test_a_turn_that_must_hold_a_meld_is_not_solved_without_one() -> None:
+    w, g = game("play")
+    tr = get_translator("en")
+    press(g, "next")
+    g.controller.intent({"action": "draw"})
+    g.controller.intent({"action": "discard", "cards": ["Q"]})
+    assert g.solved == set() and w.game["stage"] == "over"
+    assert w.message["text"] == tr.ui("game.feedback.turn_missing.meld")
+    assert w.view["actions"] == []  # nothing more to play: Start again
+    press(g, "retry")
+    g.controller.intent({"action": "draw"})
+    g.controller.intent({"action": "meld", "cards": ["K", "K", "K"]})
+    g.controller.intent({"action": "discard", "cards": ["Q"]})
+    assert g.solved == {1}
+
+
+def test_the_first_meld_is_set_aside_until_it_reaches_the_minimum() -> None:
+    w, g = game("play", "hi")
+    tr = get_translator("hi")
+    for _ in range(2):
+        press(g, "next")
+    assert w.view["status"] == tr.ui("game.task.first_meld")
+    g.controller.intent({"action": "meld", "cards": ["K", "K", "K"]})  # 30 of 50: set aside
+    assert w.message["kind"] == "info" and g.controller.state.staged
+    assert g.solved == set() and not g.controller.state.down[0]
+    g.controller.intent({"action": "meld", "cards": ["A", "A", "2"]})  # 90 in all: down
+    assert g.solved == {2}
+    assert w.message["text"] == tr.ui("game.why.first_meld", have="90", needed="50")
+
+
+def test_going_out_after_the_partner_says_yes() -> None:
+    w, g = game("play")
+    tr = get_translator("en")
+    for _ in range(3):
+        press(g, "next")
+    assert "ask" in w.view["actions"] and w.view["enabled"]["ask"]
+    g.controller.intent({"action": "ask"})
+    assert w.message["text"] == tr.ui("msg.partner_yes")
+    # Select what goes down; the one card left over is the discard.
+    g.controller.intent({"action": "go_out", "cards": ["Q", "Q", "Q"]})
+    assert g.solved == {3}
+    assert w.message["text"] == tr.ui("game.why.go_out")
+    # The whole set solved: the next lesson is offered.
+    assert w.game["next_lesson"] is None  # not all four solved yet
+    for index in range(3):
+        g.solved.add(index)
+    g.render()
+    assert w.game["next_lesson"] == {
+        "href": "03-melds-canastas.ipynb",
+        "label": tr.ui("game.next_lesson"),
+    }
+
+
+def test_hints_name_the_next_step_of_a_way_to_the_goal() -> None:
+    w, g = game("play")
+    tr = get_translator("en")
+    press(g, "next")
+    press(g, "hint")
+    assert w.game["hint"] == tr.ui("hint.step.draw")
+    g.controller.intent({"action": "draw"})
+    press(g, "hint")
+    assert w.game["hint"] == tr.ui("hint.step.meld", cards=tr.cards(["K", "K", "K"]))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_value_questions_are_answered_with_buttons_and_explained(lang: str) -> None:
+    w, g = game("value", lang)
+    tr = get_translator(lang)
+    ids = [c["id"] for c in w.game["choices"]]
+    assert "answer:90" in ids and len(ids) == 4 and w.view["actions"] == []
+    wrong = next(i for i in ids if i != "answer:90")
+    press(g, wrong)
+    assert w.message["kind"] == "refusal" and g.solved == set()
+    assert "90" not in w.message["text"]  # the first miss does not give the total away
+    press(g, wrong)
+    assert "90" in w.message["text"]  # the second shows the count card by card
+    press(g, "answer:90")
+    assert g.solved == {0} and w.message["kind"] == "success"
+    assert tr.card_name("JK") in w.message["text"] or tr.card("JK") in w.message["text"]
+    press(g, "next")
+    labels = {c["id"]: c["label"] for c in w.game["choices"]}
+    assert labels["answer:JK"] == tr.card_name("JK")
+    press(g, "answer:A")
+    assert w.message["kind"] == "refusal" and g.solved == {0}
+    press(g, "answer:JK")
+    assert g.solved == {0, 1}
+    # An answer that was never offered is not taken.
+    press(g, "answer:3R")
+    assert w.message["text"] == tr.ui("msg.unknown_action")
+
+
+def test_new_goal_fields_are_checked_when_a_set_is_loaded(tmp_path: Path) -> None:
+    shutil.copytree(TEST_SETS / "play", tmp_path / "bad")
+    toml = tmp_path / "bad" / "set.toml"
+    toml.write_text(toml.read_text().replace('require = ["meld"]', 'require = ["fly"]'))
+    with pytest.raises(PuzzleError, match="require"):
+        load_set(tmp_path / "bad")
+    toml.write_text(toml.read_text().replace('require = ["fly"]', "concealed = true"))
+    with pytest.raises(PuzzleError, match="concealed"):
+        load_set(tmp_path / "bad")
+    toml.write_text(toml.read_text().replace("concealed = true", "").replace(
+        'goal = "first_meld"', 'goal = "go_out"'))  # fmt: skip
+    with pytest.raises(PuzzleError, match="no legal way"):
+        load_set(tmp_path / "bad")

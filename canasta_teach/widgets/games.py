@@ -1,4 +1,4 @@
-"""The mini-games of lessons 1 and 2, and ``play``: one import and one call per game.
+"""The lessons' mini-games, and ``play``: one import and one call per game.
 
 ``play("build-a-meld", lang="ur")`` finds the puzzle set ``puzzles/build-a-meld`` (walking up
 from the working directory), and returns the widget to display: the card table with a game
@@ -7,9 +7,14 @@ panel above it (prompt, progress "3 of 8 solved", Hint, Start again, Previous, N
 - Goal ``meld`` (build a meld): lay down a legal new meld (of the puzzle's rank, if given).
   With ``proposed``, first judge a meld (Legal / Not legal), then make a legal one.
 - Goal ``take_or_explain`` (take the pile): take the pile if the rules allow it; if they
-  don't, pick the rule that stops you among three or four offered.
+  don't, pick the rule that stops you among three or four offered.  A refused pickup does
+  not print the rule: choosing it is the question.
+- Goals ``turn``, ``first_meld``, ``go_out``: play at the table until the turn is over, the
+  team's first meld is down, or the learner has gone out (``puzzles.goal_reached``).
+- Goal ``value``: a question about card values, answered with buttons.
 
-Every answer gets feedback at once, explained by the engine's reason and rule id.
+Every answer gets feedback at once: a refusal explained by the engine's reason and rule id,
+and a right answer by why it is right.  The status line states the puzzle's task.
 """
 
 from __future__ import annotations
@@ -20,20 +25,26 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from canasta_teach.engine import Meld, Move, Reason, TakePile, Verdict
-from canasta_teach.engine.cards import TOKENS
+from canasta_teach.engine import Add, Discard, Draw, Meld, Move, Reason, State, TakePile, Verdict
+from canasta_teach.engine.cards import TOKENS, VALUES
 
 from .puzzles import (
     Puzzle,
     PuzzleError,
     PuzzleSet,
+    TurnRecord,
+    answer_question,
     best_take_attempt,
+    canasta_problem,
     find_puzzle_set,
+    goal_reached,
     legal_melds,
     legal_takes,
     load_set,
     offered_reasons,
+    solve,
     take_refusal,
+    turn_over,
 )
 from .table import (
     FONT_FAMILIES,
@@ -45,8 +56,50 @@ from .table import (
 
 log = logging.getLogger(__name__)
 
-GAMES = ("build-a-meld", "take-the-pile")
+GAMES = (
+    "card-values",
+    "your-turn",
+    "build-a-meld",
+    "threes",
+    "take-the-pile",
+    "go-down",
+    "go-out",
+    "two-players",
+    "review",
+)
 REASON_PREFIX = "reason:"
+ANSWER_PREFIX = "answer:"
+#: Messages chosen by a puzzle's fields (written out so that every key stands in the code).
+TURN_PROMPTS = {
+    "any": "game.prompt.turn.any",
+    "take": "game.prompt.turn.take",
+    "meld": "game.prompt.turn.meld",
+    "add": "game.prompt.turn.add",
+    "ask": "game.prompt.turn.ask",
+}
+TURN_MISSING = {
+    "take": "game.feedback.turn_missing.take",
+    "meld": "game.feedback.turn_missing.meld",
+    "add": "game.feedback.turn_missing.add",
+    "ask": "game.feedback.turn_missing.ask",
+}
+VALUE_PROMPTS = {"count": "game.prompt.value_count", "most": "game.prompt.value_most"}
+CANASTA_PROBLEMS = {
+    "size": "game.feedback.not_a_canasta",
+    "mixed": "game.feedback.mixed_not_natural",
+    "natural": "game.feedback.natural_not_mixed",
+}
+CANASTA_PROMPTS = {
+    "any": "game.prompt.canasta",
+    "natural": "game.prompt.canasta_natural",
+    "mixed": "game.prompt.canasta_mixed",
+}
+#: The table's buttons each goal offers (the table shows only these).
+GOAL_ACTIONS = {
+    "turn": ("draw", "take", "meld", "add", "discard", "go_out", "ask"),
+    "first_meld": ("draw", "take", "meld", "add", "discard"),
+    "go_out": ("meld", "add", "discard", "go_out", "ask"),
+}
 
 
 class PuzzleGame:
@@ -60,6 +113,8 @@ class PuzzleGame:
         self.solved: set[int] = set()
         self.stage = "play"  # "judge" (proposed meld), "play", "done"
         self.hint = ""
+        self.record = TurnRecord()
+        self.tries = 0  # wrong answers to this puzzle's question (value puzzles)
         first = puzzle_set.puzzles[0]
         self.controller = TableController(
             first.state(),
@@ -70,6 +125,7 @@ class PuzzleGame:
             check_move=self._check_move,
             on_move=self._on_move,
             on_game_intent=self._on_control,
+            on_refusal=self._on_refusal,
         )
         self.widget: CardTable = self.controller.widget
         self.widget.game_controller = self
@@ -92,22 +148,60 @@ class PuzzleGame:
         puzzle = self.puzzle
         state = puzzle.state()
         self.hint = ""
+        self.record = TurnRecord()
+        self.tries = 0
         self.controller.seat = state.current
         if puzzle.goal == "meld" and puzzle.proposed is not None:
             self.stage = "judge"
         else:
             self.stage = "play"
         self._set_actions()
+        # The partner answers "Partner, may I go out?" as the puzzle says; nobody else moves.
+        partner = (state.current + 2) % 4
+        self.controller.players = (
+            {partner: self._partner_answer} if puzzle.partner is not None else {}
+        )
+        self.controller.pile_hints = puzzle.goal != "take_or_explain"
         with self.widget.hold_sync():
             self.controller.reset(state)
+            self.controller.status_override = self._task()
+            self.controller.render()
             self.render()
+
+    def _partner_answer(self, state: State) -> Move:
+        from canasta_teach.engine import Answer
+
+        return Answer(bool(self.puzzle.partner))
+
+    def _task(self) -> str | None:
+        """What the status line says while the puzzle is open: its task (a free table's
+        "draw a card" would contradict a puzzle in which no card is drawn)."""
+        tr = self.tr
+        goal = self.puzzle.goal
+        if goal == "meld":
+            return tr.ui("game.task.meld")
+        if goal == "take_or_explain":
+            return tr.ui("game.task.take")
+        if goal == "value":
+            return tr.ui("game.task.value")
+        if goal == "first_meld":
+            return tr.ui("game.task.first_meld")
+        if goal == "go_out":
+            return tr.ui("game.task.go_out")
+        return None  # a whole turn: the table's own "your turn: ..." is the task
 
     def _set_actions(self) -> None:
         self.controller.always_offered = frozenset()
-        if self.stage != "play":
+        goal = self.puzzle.goal
+        if self.stage != "play" or goal == "value":
             self.controller.actions = ()
-        elif self.puzzle.goal == "meld":
+        elif goal == "meld":
             self.controller.actions = ("meld",)
+        elif goal in GOAL_ACTIONS:
+            actions = GOAL_ACTIONS[goal]
+            if self.puzzle.partner is None:
+                actions = tuple(a for a in actions if a != "ask")
+            self.controller.actions = actions
         else:
             # "May you take the pile?" is the question: trying is how the learner finds out.
             self.controller.actions = ("take",)
@@ -133,6 +227,13 @@ class PuzzleGame:
             # Only a reason on offer counts: not one of a meld puzzle, nor an id the page
             # never showed (its made-up "title" would be echoed back to the learner).
             self._choose_reason(control[len(REASON_PREFIX) :])
+        elif (
+            control.startswith(ANSWER_PREFIX)
+            and self.puzzle.goal == "value"
+            and self.stage == "play"
+            and control[len(ANSWER_PREFIX) :] in self._value_choices()
+        ):
+            self._answer_value(control[len(ANSWER_PREFIX) :])
         else:
             self.controller.say("refusal", self.tr.ui("msg.unknown_action"))
 
@@ -188,11 +289,87 @@ class PuzzleGame:
                 "refusal", tr.ui("game.feedback.wrong_reason", rule=tr.rule_title(rule))
             )
 
+    # ------------------------------------------------------------------ value questions
+
+    def _value_choices(self) -> list[str]:
+        state = self.controller.state
+        return answer_question(state, state.current, self.puzzle.question or "count")[1]
+
+    def _hand_tokens(self) -> list[tuple[str, int]]:
+        state = self.controller.state
+        hand = state.hands[state.current]
+        return [(TOKENS[k], hand[k]) for k in range(len(hand) - 1, -1, -1) if hand[k]]
+
+    def _working(self) -> tuple[str, int]:
+        """The count card by card, "a joker 50 + two 7s 10 = 60", and the total."""
+        tr = self.tr
+        parts = []
+        total = 0
+        for token, count in self._hand_tokens():
+            value = count * VALUES[TOKENS.index(token)]
+            total += value
+            parts.append(tr.ui("game.value_part", cards=tr.card(token, count),
+                               points=tr.number(value)))  # fmt: skip
+        return " + ".join(parts), total
+
+    def _answer_value(self, answer: str) -> None:
+        tr = self.tr
+        state = self.controller.state
+        question = self.puzzle.question or "count"
+        right, _choices = answer_question(state, state.current, question)
+        if question == "count":
+            working, total = self._working()
+            if answer == right:
+                self.controller.say("success", tr.ui("game.why.count", working=working,
+                                                     total=tr.number(total)))  # fmt: skip
+                self._solved()
+                return
+            self.tries += 1
+            key = (
+                "game.feedback.wrong_count"
+                if self.tries == 1
+                else "game.feedback.wrong_count_again"
+            )
+            self.controller.say("refusal", tr.ui(key, answer=answer, working=working,
+                                                 total=tr.number(total)))  # fmt: skip
+            return
+        value = VALUES[TOKENS.index(answer)]
+        if answer == right:
+            self.controller.say("success", tr.ui("game.why.most", card=tr.card_name(answer),
+                                                 points=tr.number(value)))  # fmt: skip
+            self._solved()
+            return
+        self.tries += 1
+        text = tr.ui("game.feedback.wrong_most", card=tr.card_name(answer), points=tr.number(value))
+        self.controller.say("refusal", text)
+
     # ------------------------------------------------------------------ table hooks
+
+    def _on_refusal(self, move: Move, reason: Reason) -> dict[str, str] | None:
+        """In "take the pile or not?", a refused pickup says only that it is refused: the
+        rule that refuses it is the answer the learner is asked to choose."""
+        if (
+            self.puzzle.goal == "take_or_explain"
+            and self.stage == "play"
+            and isinstance(move, TakePile)
+            and not legal_takes(self.controller.state)
+        ):
+            return self._message("refusal", self.tr.ui("game.feedback.take_refused"))
+        return None
 
     def _check_move(self, move: Move, verdict: Verdict) -> dict[str, str] | None:
         """Refuse legal moves that do not answer the puzzle (nothing is played)."""
         puzzle = self.puzzle
+        if puzzle.goal == "meld" and isinstance(move, Meld):
+            problem = canasta_problem(move.cards, puzzle.canasta)
+            if problem is not None:
+                cards = self.tr.cards([TOKENS[k] for k in move.cards])
+                message = self._message(
+                    "refusal", self.tr.ui(CANASTA_PROBLEMS[problem], cards=cards)
+                )
+                message["rule"] = "C-CAN-1"
+                message["rule_title"] = self.tr.rule_title("C-CAN-1")
+                return message
         if (
             puzzle.goal == "meld"
             and isinstance(move, Meld)
@@ -210,11 +387,77 @@ class PuzzleGame:
             puzzle.goal == "take_or_explain" and isinstance(move, TakePile)
         ):
             note = self.tr.reason(verdict.note) if verdict.note is not None else ""
-            text = self.tr.ui("game.solved")
+            text = self._why(move)
             self.controller.say(
                 "success", f"{text} {note}".strip(), verdict.note.rule if verdict.note else ""
             )
             self._solved()
+            return
+        if puzzle.goal not in GOAL_ACTIONS:
+            return
+        self.record.note(move)
+        state = self.controller.state
+        seat = self.controller.seat
+        if goal_reached(puzzle, state, seat, self.record):
+            self.controller.say("success", self._why(move))
+            self._solved()
+        elif turn_over(state, seat):
+            self._missed()
+
+    def _missed(self) -> None:
+        """The turn ended without answering the puzzle: say what was missing; Start again."""
+        tr = self.tr
+        puzzle = self.puzzle
+        state = self.controller.state
+        if puzzle.goal == "turn":
+            missing = self.record.missing(puzzle.require)
+            text = tr.ui(TURN_MISSING[missing[0]]) if missing else ""
+        elif puzzle.goal == "first_meld":
+            text = tr.ui("game.feedback.no_first_meld")
+        elif self.record.missing(puzzle.require):
+            text = tr.ui(TURN_MISSING[self.record.missing(puzzle.require)[0]])
+        elif state.end is not None and state.end.seat == self.controller.seat:
+            text = tr.ui("game.feedback.not_concealed")
+        else:
+            text = tr.ui("game.feedback.not_out")
+        self.controller.say("refusal", text)
+        self.stage = "over"
+        self.controller.status_override = tr.ui("game.task.retry")
+        self._set_actions()
+        with self.widget.hold_sync():
+            self.controller.render()
+            self.render()
+
+    def _why(self, move: Move) -> str:
+        """Why the answer is right: the puzzle's own explanation, or one from the facts."""
+        tr = self.tr
+        puzzle = self.puzzle
+        state = self.controller.state
+        if puzzle.explain:
+            return tr.ui("why." + puzzle.explain)
+        if puzzle.goal == "meld" and isinstance(move, Meld):
+            cards = tr.cards([TOKENS[k] for k in move.cards])
+            if len(move.cards) >= 7:
+                wild = any(not k.is_natural for k in move.cards)
+                key = "game.why.canasta_mixed" if wild else "game.why.canasta_natural"
+                return tr.ui(key, cards=cards)
+            return tr.ui("game.why.meld", cards=cards)
+        if puzzle.goal == "take_or_explain" and isinstance(move, TakePile):
+            return tr.ui(_take_why(move, self._top_before))
+        if puzzle.goal == "first_meld":
+            team = self.controller.seat % 2
+            have = sum(group.value for group in state.melds[team].values())
+            return tr.ui("game.why.first_meld", have=tr.number(have),
+                         needed=tr.number(self.puzzle.state().minimum(team)))  # fmt: skip
+        if puzzle.goal == "go_out":
+            concealed = state.end is not None and state.end.how == "concealed"
+            return tr.ui("game.why.go_out_concealed" if concealed else "game.why.go_out")
+        return tr.ui("game.why.turn")
+
+    @property
+    def _top_before(self) -> int | None:
+        top = self.puzzle.state().pile_top
+        return None if top is None else int(top)
 
     def _solved(self) -> None:
         self.solved.add(self.index)
@@ -243,8 +486,16 @@ class PuzzleGame:
             return tr.ui("hint.solved")
         if self.stage == "judge":
             return tr.ui("hint.judge")
+        if self.stage == "over":
+            return tr.ui("hint.retry")
+        if puzzle.goal == "value":
+            if puzzle.question == "most":
+                return tr.ui("hint.value_most")
+            return tr.ui("hint.value_count")
+        if puzzle.goal in GOAL_ACTIONS:
+            return self._next_step_hint(state)
         if puzzle.goal == "meld":
-            melds = legal_melds(state, puzzle.rank)
+            melds = legal_melds(state, puzzle.rank, puzzle.canasta)
             if not melds:  # pragma: no cover - load_set checks this
                 return tr.ui("hint.generic")
             plain = [m for m in melds if all(k == m.cards[0] for k in m.cards)]
@@ -267,6 +518,25 @@ class PuzzleGame:
             return tr.ui("hint.take_onto_meld", card=top_name)
         reason = state.check(best_take_attempt(state)).reason
         return self._refusal_hint(reason, top_name, pair)
+
+    def _next_step_hint(self, state: State) -> str:
+        """The first move of a way to the goal from here, in words."""
+        tr = self.tr
+        plan = solve(self.puzzle, state)
+        if not plan:
+            return tr.ui("hint.retry")
+        move = plan[0]
+        if isinstance(move, Draw):
+            return tr.ui("hint.step.draw")
+        if isinstance(move, TakePile):
+            return tr.ui("hint.step.take")
+        if isinstance(move, Meld):
+            return tr.ui("hint.step.meld", cards=tr.cards([TOKENS[k] for k in move.cards]))
+        if isinstance(move, Add):
+            return tr.ui("hint.step.add", cards=tr.cards([TOKENS[k] for k in move.cards]))
+        if isinstance(move, Discard):
+            return tr.ui("hint.step.discard", card=tr.card(TOKENS[move.card]))
+        return tr.ui("hint.step.ask")
 
     def _refusal_hint(self, reason: Reason | None, card: str, pair: str) -> str:
         tr = self.tr
@@ -308,6 +578,9 @@ class PuzzleGame:
                     {"id": "not_legal", "label": tr.ui("game.not_legal")},
                 ]
                 choices_label = tr.ui("game.judge_question")
+            elif puzzle.canasta is not None:
+                prompt = tr.ui(CANASTA_PROMPTS[puzzle.canasta], cards=self._rank_name(),
+                               button=tr.ui("button.meld"))  # fmt: skip
             elif puzzle.rank is not None:
                 prompt = tr.ui("game.prompt.meld_rank", cards=self._rank_name(),
                                button=tr.ui("button.meld"))  # fmt: skip
@@ -315,19 +588,48 @@ class PuzzleGame:
                 prompt = tr.ui("game.prompt.meld", button=tr.ui("button.meld"))
             if puzzle.proposed is not None:
                 proposed = [TOKENS[k] for k in puzzle.proposed]
-        else:
+        elif puzzle.goal == "take_or_explain":
             prompt = tr.ui("game.prompt.take", button=tr.ui("button.take"))
             if self.stage == "play":
                 rules = self._offered_rules()
                 choices = [{"id": REASON_PREFIX + r, "label": tr.rule_title(r)} for r in rules]
                 choices_label = tr.ui("game.why_not")
+        elif puzzle.goal == "value":
+            question = puzzle.question or "count"
+            prompt = tr.ui(VALUE_PROMPTS[question])
+            if self.stage == "play":
+                choices = [
+                    {
+                        "id": ANSWER_PREFIX + c,
+                        "label": tr.card_name(c) if question == "most" else c,
+                    }
+                    for c in self._value_choices()
+                ]
+                choices_label = tr.ui("game.your_answer")
+        elif puzzle.goal == "turn":
+            prompt = tr.ui(
+                TURN_PROMPTS[puzzle.require[0] if puzzle.require else "any"],
+                # The two-player table's draw button says "Draw 2" (C-TWO-2).
+                draw=tr.ui("button.draw_two" if puzzle.state().players == 2 else "button.draw"),
+                discard=tr.ui("button.discard"),
+                meld=tr.ui("button.meld"), take=tr.ui("button.take"), add=tr.ui("button.add"),
+                ask=tr.ui("button.ask"),
+            )  # fmt: skip
+        elif puzzle.goal == "first_meld":
+            needed = tr.number(self.controller.state.minimum(self.controller.seat % 2))
+            prompt = tr.ui("game.prompt.first_meld", needed=needed, button=tr.ui("button.meld"))
+        else:
+            key = "game.prompt.go_out_concealed" if puzzle.concealed else "game.prompt.go_out"
+            if puzzle.partner is not None:
+                key = "game.prompt.go_out_ask"
+            prompt = tr.ui(key, button=tr.ui("button.go_out"), ask=tr.ui("button.ask"))
         solved_now = self.index in self.solved
         all_done = len(self.solved) == self.total
         progress = tr.ui("game.progress", solved=len(self.solved), total=self.total)
         if all_done:
             progress = tr.ntext("ui", "game.all_solved", self.total, total=tr.number(self.total))
         controls = [
-            {"id": "hint", "label": tr.ui("game.hint"), "enabled": self.stage != "done"},
+            {"id": "hint", "label": tr.ui("game.hint"), "enabled": self.stage not in ("done",)},
             {"id": "retry", "label": tr.ui("game.retry")},
             {"id": "previous", "label": tr.ui("game.previous"), "enabled": self.index > 0},
             {
@@ -337,7 +639,11 @@ class PuzzleGame:
                 "primary": self.stage == "done",
             },
         ]
+        next_lesson = None
+        if self.set.next_lesson and all_done:
+            next_lesson = {"href": self.set.next_lesson, "label": tr.ui("game.next_lesson")}
         self.widget.game = {
+            "next_lesson": next_lesson,
             "title": title,
             "puzzle": tr.ui("game.puzzle_number", number=self.index + 1, total=self.total),
             "progress": progress,
@@ -353,6 +659,16 @@ class PuzzleGame:
             "controls": controls,
             "stage": self.stage,
         }
+
+
+def _take_why(move: TakePile, top: int | None) -> str:
+    """The message saying which way of taking the pile (C-PILE-3, C-PILE-4) was used."""
+    naturals = sum(1 for k in move.cards if top is not None and k == top)
+    if naturals >= 2:
+        return "game.why.take_pair"
+    if naturals == 1:
+        return "game.why.take_natural_wild"
+    return "game.why.take_onto_meld"
 
 
 # ---------------------------------------------------------------------- play()

@@ -5,16 +5,36 @@ order, each a position file in the project's notation (``docs/notation.md``)::
 
     game = "build-a-meld"            # optional; defaults to the folder name
 
+    next_lesson = "04-threes.ipynb"  # optional: the lesson a finished set leads to
+
     [[puzzle]]
     file = "01-three-kings.txt"
-    goal = "meld"                    # or "take_or_explain"
+    goal = "meld"                    # see GOALS below
     rank = "K"                       # optional: the meld must be of this rank
     proposed = "7 7 2 JK JK"         # optional (goal "meld"): judge this meld first
+    canasta = "natural"              # optional (goal "meld"): the meld must be a canasta
+                                     # ("any", "natural" or "mixed")
     choices = ["C-PILE-3", "C-BLK-1"]  # optional (goal "take_or_explain"): reasons offered
+    explain = "threes.stop"          # optional: ui message "why.<explain>", shown when solved
+
+Goals:
+
+- ``meld``: lay down a legal new meld (of ``rank``).
+- ``take_or_explain``: take the pile if allowed, else choose the rule that stops you.
+- ``turn``: play the whole turn (draw or take the pile, meld if you like, discard); with
+  ``require = ["meld"]`` (or ``"take"``, ``"add"``, ``"ask"``) the turn must include that
+  move (``go_out`` takes ``require`` too).
+- ``first_meld``: make the team's first meld of the hand (reach the minimum).
+- ``go_out``: go out this turn; ``concealed = true`` asks for going out concealed;
+  ``partner = "yes"`` or ``"no"`` is the partner's answer to "Partner, may I go out?"
+  (the learner may ask; with ``"no"`` use goal ``turn``: finish the turn without going out).
+- ``value``: a question about card values, ``question = "count"`` (what the hand counts to)
+  or ``"most"`` (which card is worth most); answered with buttons.
 
 The learner is always the seat to move in the position.  ``load_set`` checks every puzzle
 against the engine (a meld puzzle has a legal answer, a proposed meld comes from the hand,
-offered reasons include the right one), so a broken puzzle fails in the tests, not in class.
+offered reasons include the right one, a turn, first-meld or going-out goal can be reached
+by legal moves), so a broken puzzle fails in the tests, not in class.
 """
 
 from __future__ import annotations
@@ -25,8 +45,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from canasta_teach.engine import Kind, Meld, Reason, State, TakePile
-from canasta_teach.engine.cards import NUM_KINDS, TOKENS, parse_kind
+from canasta_teach.engine import (
+    Add,
+    Answer,
+    AskPartner,
+    Discard,
+    Draw,
+    Kind,
+    Meld,
+    Move,
+    Reason,
+    State,
+    TakePile,
+)
+from canasta_teach.engine.cards import NUM_KINDS, TOKENS, VALUES, parse_kind
 from canasta_teach.engine.moves import canonical
 from canasta_teach.engine.notation import NotationError, parse_position
 from canasta_teach.engine.reasons import RULES
@@ -36,7 +68,13 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-GOALS = ("meld", "take_or_explain")
+GOALS = ("meld", "take_or_explain", "turn", "first_meld", "go_out", "value")
+#: Moves a ``turn`` puzzle may require.
+REQUIREMENTS = ("take", "meld", "add", "ask")
+QUESTIONS = ("count", "most")
+CANASTAS = ("any", "natural", "mixed")
+#: How many positions the solver may visit to show that a goal can be reached.
+SOLVER_NODES = 20_000
 PUZZLES_FOLDER = "puzzles"
 #: Rules that stop a pile pickup: the reasons a take-the-pile puzzle offers by default.
 TAKE_RULES = ("C-PILE-3", "C-BLK-1", "C-PILE-6", "C-PILE-5", "C-PILE-2", "C-PILE-4", "C-FRZ-2")
@@ -55,6 +93,12 @@ class Puzzle:
     rank: Kind | None = None
     proposed: tuple[Kind, ...] | None = None
     choices: tuple[str, ...] | None = None
+    require: tuple[str, ...] = ()
+    concealed: bool = False
+    partner: bool | None = None  # the partner's answer to "may I go out?", when asked
+    question: str | None = None
+    explain: str | None = None
+    canasta: str | None = None  # a meld puzzle that asks for a canasta: any, natural, mixed
 
     def state(self) -> State:
         """A fresh engine state of the position (every call: retries start clean)."""
@@ -67,6 +111,7 @@ class PuzzleSet:
     game: str
     folder: Path
     puzzles: tuple[Puzzle, ...]
+    next_lesson: str | None = None
 
 
 def find_puzzle_set(name: str, start: Path | None = None) -> Path | None:
@@ -99,7 +144,10 @@ def _read_puzzle(folder: Path, entry: Any, number: int) -> Puzzle:
     where = f"{folder / 'set.toml'}, puzzle {number}"
     if not isinstance(entry, dict):
         raise PuzzleError(f"{where}: expected a [[puzzle]] table")
-    unknown = set(entry) - {"file", "goal", "rank", "proposed", "choices"}
+    unknown = set(entry) - {
+        "file", "goal", "rank", "proposed", "choices", "require", "concealed", "partner",
+        "question", "explain", "canasta",
+    }  # fmt: skip
     if unknown:
         raise PuzzleError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
     file_name = entry.get("file")
@@ -125,17 +173,57 @@ def _read_puzzle(folder: Path, entry: Any, number: int) -> Puzzle:
         if not isinstance(raw, list) or not all(isinstance(c, str) and c in RULES for c in raw):
             raise PuzzleError(f"{where}: 'choices' must be a list of rule ids")
         choices = tuple(raw)
-    puzzle = Puzzle(file_name, goal, position, rank, proposed, choices)
+    require = entry.get("require", [])
+    if not isinstance(require, list) or not all(r in REQUIREMENTS for r in require):
+        raise PuzzleError(f"{where}: 'require' must list moves among {', '.join(REQUIREMENTS)}")
+    concealed = entry.get("concealed", False)
+    if not isinstance(concealed, bool):
+        raise PuzzleError(f"{where}: 'concealed' must be true or false")
+    partner = entry.get("partner")
+    if partner not in (None, "yes", "no"):
+        raise PuzzleError(f'{where}: \'partner\' must be "yes" or "no"')
+    question = entry.get("question")
+    if (goal == "value") != (question is not None) or question not in (None, *QUESTIONS):
+        raise PuzzleError(f"{where}: a value puzzle, and only one, asks 'question' = count|most")
+    explain = entry.get("explain")
+    if explain is not None and (not isinstance(explain, str) or not explain.strip()):
+        raise PuzzleError(f"{where}: 'explain' must name a message")
+    canasta = entry.get("canasta")
+    if canasta not in (None, *CANASTAS) or (canasta is not None and goal != "meld"):
+        raise PuzzleError(f"{where}: 'canasta' (meld puzzles) is one of {', '.join(CANASTAS)}")
+    puzzle = Puzzle(
+        file_name, goal, position, rank, proposed, choices, tuple(require), concealed,
+        None if partner is None else partner == "yes", question, explain, canasta,
+    )  # fmt: skip
     _validate(puzzle, f"{where} ({file_name})")
     return puzzle
 
 
-def legal_melds(state: State, rank: Kind | None) -> list[Meld]:
-    """The legal new melds (of ``rank`` when given) for the seat to move."""
+def canasta_problem(cards: Sequence[Kind], wanted: str | None) -> str | None:
+    """Why a legal meld does not answer a puzzle asking for a canasta (``wanted``): "size"
+    (fewer than seven cards), "mixed" (a wild card in a natural one), "natural" (no wild card
+    in a mixed one), or None."""
+    if wanted is None:
+        return None
+    if len(cards) < 7:
+        return "size"
+    wild = any(not Kind(k).is_natural for k in cards)
+    if wanted == "natural" and wild:
+        return "mixed"
+    if wanted == "mixed" and not wild:
+        return "natural"
+    return None
+
+
+def legal_melds(state: State, rank: Kind | None, canasta: str | None = None) -> list[Meld]:
+    """The legal new melds (of ``rank`` when given, a canasta of the kind ``canasta`` asks
+    for when given) for the seat to move."""
     return [
         m
         for m in state.legal_moves()
-        if isinstance(m, Meld) and (rank is None or max(m.cards) == rank)
+        if isinstance(m, Meld)
+        and (rank is None or max(m.cards) == rank)
+        and canasta_problem(m.cards, canasta) is None
     ]
 
 
@@ -166,6 +254,118 @@ def take_refusal(state: State) -> Reason | None:
     return state.check(best_take_attempt(state)).reason
 
 
+# ---------------------------------------------------------------------- goals
+
+
+@dataclass
+class TurnRecord:
+    """What the learner has done in the puzzle's turn (a ``turn`` puzzle may require it)."""
+
+    took: bool = False
+    melded: bool = False
+    added: bool = False
+    asked: bool = False
+
+    def note(self, move: Move) -> None:
+        self.took |= isinstance(move, TakePile)
+        self.melded |= isinstance(move, Meld)
+        self.added |= isinstance(move, Add)
+        self.asked |= isinstance(move, AskPartner)
+
+    def missing(self, require: Sequence[str]) -> list[str]:
+        done = {"take": self.took, "meld": self.melded, "add": self.added, "ask": self.asked}
+        return [r for r in require if not done[r]]
+
+
+def turn_over(state: State, seat: int) -> bool:
+    """The learner's turn has ended: the next seat is to move, or the hand is over."""
+    return state.is_over or state.current != seat
+
+
+def goal_reached(puzzle: Puzzle, state: State, seat: int, record: TurnRecord) -> bool:
+    """Whether ``state`` (after the learner's moves, noted in ``record``) answers ``puzzle``."""
+    if puzzle.goal == "turn":
+        return turn_over(state, seat) and not record.missing(puzzle.require)
+    if puzzle.goal == "first_meld":
+        return state.down[seat % 2]
+    if puzzle.goal == "go_out":
+        end = state.end
+        if end is None or end.seat != seat or end.how == "stock":
+            return False
+        if record.missing(puzzle.require):
+            return False
+        return end.how == "concealed" or not puzzle.concealed
+    return False
+
+
+def answer_question(state: State, seat: int, question: str) -> tuple[str, list[str]]:
+    """A value puzzle's right answer and the choices offered (numbers or card tokens)."""
+    hand = state.hands[seat]
+    held = [Kind(k) for k in range(NUM_KINDS) if hand[k]]
+    if question == "count":
+        total = sum(hand[k] * VALUES[k] for k in range(NUM_KINDS))
+        # Near misses a learner makes: one card counted at a wrong value (5, 10 or 20 off).
+        near = [n for n in (total - 10, total + 10, total + 5, total - 5, total + 20) if n > 0]
+        return str(total), [str(n) for n in sorted({total, *near[:3]})]
+    best = max(VALUES[k] for k in held)
+    return TOKENS[next(k for k in held if VALUES[k] == best)], [TOKENS[k] for k in held]
+
+
+def _partner_reply(puzzle: Puzzle, state: State) -> Move | None:
+    """The scripted partner's answer, when the question waits for it."""
+    if state.phase.value == "answer" and puzzle.partner is not None:
+        return Answer(puzzle.partner)
+    return None
+
+
+def solve(puzzle: Puzzle, state: State, max_nodes: int = SOLVER_NODES) -> list[Move] | None:
+    """A shortest-first list of the learner's moves that reaches the puzzle's goal from
+    ``state`` (the scripted partner answering when asked), or None if none is found within
+    ``max_nodes`` positions.  Depth-first by iterative deepening, melds before discards."""
+    seat = state.current
+    nodes = 0
+
+    def moves_of(current: State) -> list[Move]:
+        moves = current.legal_moves()
+        if puzzle.partner is None:
+            moves = [m for m in moves if not isinstance(m, AskPartner)]
+        # Melds and additions first: the goals are about laying cards down.
+        order = {Meld: 0, Add: 1, TakePile: 2, Draw: 3, AskPartner: 4, Discard: 5}
+        return sorted(moves, key=lambda m: order.get(type(m), 6))
+
+    def search(
+        current: State, record: TurnRecord, depth: int, path: list[Move]
+    ) -> list[Move] | None:
+        nonlocal nodes
+        if goal_reached(puzzle, current, seat, record):
+            return path
+        if depth == 0 or turn_over(current, seat) or nodes >= max_nodes:
+            return None
+        reply = _partner_reply(puzzle, current)
+        if reply is not None:
+            following = current.copy()
+            following.apply(reply)
+            return search(following, record, depth, path)
+        for move in moves_of(current):
+            nodes += 1
+            if nodes >= max_nodes:
+                return None
+            following = current.copy()
+            following.apply(move)
+            seen = TurnRecord(record.took, record.melded, record.added, record.asked)
+            seen.note(move)
+            found = search(following, seen, depth - 1, [*path, move])
+            if found is not None:
+                return found
+        return None
+
+    for depth in range(1, 9):
+        found = search(state.copy(), TurnRecord(), depth, [])
+        if found is not None or nodes >= max_nodes:
+            return found
+    return None
+
+
 def _validate(puzzle: Puzzle, where: str) -> None:
     try:
         state = puzzle.state()
@@ -177,25 +377,49 @@ def _validate(puzzle: Puzzle, where: str) -> None:
     if puzzle.goal == "meld":
         if puzzle.choices is not None:
             raise PuzzleError(f"{where}: 'choices' belongs to take_or_explain puzzles")
-        if not legal_melds(state, puzzle.rank):
+        if not legal_melds(state, puzzle.rank, puzzle.canasta):
             rank = f" of {TOKENS[puzzle.rank]}" if puzzle.rank is not None else ""
-            raise PuzzleError(f"{where}: no legal meld{rank} can be made from the hand")
+            kind = f" ({puzzle.canasta} canasta)" if puzzle.canasta else ""
+            raise PuzzleError(f"{where}: no legal meld{rank}{kind} can be made from the hand")
         if puzzle.proposed is not None:
             need = [0] * NUM_KINDS
             for k in puzzle.proposed:
                 need[k] += 1
             if any(need[k] > hand[k] for k in range(NUM_KINDS)):
                 raise PuzzleError(f"{where}: the proposed meld is not in the hand")
-    else:
-        if puzzle.rank is not None or puzzle.proposed is not None:
-            raise PuzzleError(f"{where}: 'rank' and 'proposed' belong to meld puzzles")
-        if state.phase.value != "draw":
-            raise PuzzleError(f"{where}: a take-the-pile puzzle starts in the draw phase")
-        reason = take_refusal(state)
-        if reason is None and not legal_takes(state):  # pragma: no cover - defensive
-            raise PuzzleError(f"{where}: the engine gives no reason")
-        if puzzle.choices is not None and reason is not None and reason.rule not in puzzle.choices:
-            raise PuzzleError(f"{where}: the right reason {reason.rule} is not among the choices")
+        return
+    if puzzle.rank is not None or puzzle.proposed is not None:
+        raise PuzzleError(f"{where}: 'rank' and 'proposed' belong to meld puzzles")
+    if puzzle.goal != "take_or_explain" and puzzle.choices is not None:
+        raise PuzzleError(f"{where}: 'choices' belongs to take_or_explain puzzles")
+    if puzzle.require and puzzle.goal not in ("turn", "go_out"):
+        raise PuzzleError(f"{where}: 'require' belongs to turn and go_out puzzles")
+    if "ask" in puzzle.require and puzzle.partner is None:
+        raise PuzzleError(f"{where}: requiring 'ask' needs the partner's answer ('partner')")
+    if puzzle.concealed and puzzle.goal != "go_out":
+        raise PuzzleError(f"{where}: 'concealed' belongs to go_out puzzles")
+    if puzzle.goal == "value":
+        if puzzle.question == "count" and hand[Kind.RED_THREE]:
+            raise PuzzleError(f"{where}: a red three is a bonus, not a card value to count")
+        if puzzle.question == "most":
+            values = sorted((VALUES[k] for k in range(NUM_KINDS) if hand[k]), reverse=True)
+            if len(values) < 2 or values[0] == values[1]:
+                raise PuzzleError(f"{where}: one card kind must be worth the most")
+        return
+    if puzzle.goal in ("turn", "first_meld", "go_out"):
+        if puzzle.goal == "first_meld" and state.down[state.current % 2]:
+            raise PuzzleError(f"{where}: the team has made its first meld already")
+        if solve(puzzle, state) is None:
+            raise PuzzleError(f"{where}: no legal way to reach the goal {puzzle.goal!r} was found")
+        return
+    # take_or_explain
+    if state.phase.value != "draw":
+        raise PuzzleError(f"{where}: a take-the-pile puzzle starts in the draw phase")
+    reason = take_refusal(state)
+    if reason is None and not legal_takes(state):  # pragma: no cover - defensive
+        raise PuzzleError(f"{where}: the engine gives no reason")
+    if puzzle.choices is not None and reason is not None and reason.rule not in puzzle.choices:
+        raise PuzzleError(f"{where}: the right reason {reason.rule} is not among the choices")
 
 
 def load_set(folder: Path) -> PuzzleSet:
@@ -211,8 +435,13 @@ def load_set(folder: Path) -> PuzzleSet:
     game = data.get("game", folder.name)
     if not isinstance(game, str):
         raise PuzzleError(f"{toml_path}: 'game' must be a name")
+    next_lesson = data.get("next_lesson")
+    if next_lesson is not None and (
+        not isinstance(next_lesson, str) or not next_lesson.endswith(".ipynb") or "/" in next_lesson
+    ):
+        raise PuzzleError(f"{toml_path}: 'next_lesson' must name a lesson notebook beside this one")
     puzzles = tuple(_read_puzzle(folder, entry, i + 1) for i, entry in enumerate(entries))
-    return PuzzleSet(folder.name, game, folder, puzzles)
+    return PuzzleSet(folder.name, game, folder, puzzles, next_lesson)
 
 
 def offered_reasons(puzzle: Puzzle, right: str | None, salt: int) -> list[str]:

@@ -229,6 +229,7 @@ class TableController:
         check_move: Callable[[Move, Verdict], dict[str, str] | None] | None = None,
         on_move: Callable[[Move, Verdict], None] | None = None,
         on_game_intent: Callable[[str], None] | None = None,
+        on_refusal: Callable[[Move, Reason], dict[str, str] | None] | None = None,
     ) -> None:
         self.state = state
         self.tr = translator
@@ -238,6 +239,11 @@ class TableController:
         self.players = dict(players or {})
         self.check_move = check_move
         self.on_move = on_move
+        #: A game may word a refusal itself (a quiz must not print the answer it asks for).
+        self.on_refusal = on_refusal
+        #: Whether the pile's "frozen" label also says what takes it (a quiz about exactly
+        #: that turns it off: the pile is still drawn sideways and labelled frozen).
+        self.pile_hints = True
         #: A game's own word for the status line (e.g. "Solved!"), shown instead of whose
         #: turn it is; cleared by ``reset``.
         self.status_override: str | None = None
@@ -374,7 +380,12 @@ class TableController:
         verdict = self.state.check(move)
         if not verdict.legal:
             assert verdict.reason is not None
-            self.refuse(verdict.reason)
+            worded = self.on_refusal(move, verdict.reason) if self.on_refusal else None
+            if worded is not None:
+                self.message = worded
+                self.render()
+            else:
+                self.refuse(verdict.reason)
             return verdict
         if self.check_move is not None:
             blocked = self.check_move(move, verdict)
@@ -566,7 +577,7 @@ class TableController:
         else:
             pile_text = tr.ntext("ui", "table.pile_count", pile["size"], count=pile["size"])
         frozen_text = ""
-        if pile["frozen"]:
+        if pile["frozen"] and self.pile_hints:
             frozen_text = tr.ui(
                 "table.frozen_first_meld" if pile["frozen"] == "first_meld" else "table.frozen_all"
             )

@@ -26,12 +26,12 @@ from urllib.parse import urljoin, urlsplit
 import pytest
 from playwright.sync_api import BrowserContext, Locator, Page, expect
 
-from canasta_teach.engine import Kind, Meld, Reason, TakePile
+from canasta_teach.engine import Add, AskPartner, Discard, Draw, Kind, Meld, Move, Reason, TakePile
 from canasta_teach.engine.cards import TOKENS, parse_kind
 from canasta_teach.engine.moves import canonical
 from canasta_teach.i18n import LANGUAGE_NAMES, LANGUAGES, get_translator
 from canasta_teach.i18n.translator import Translator
-from canasta_teach.widgets.puzzles import Puzzle, PuzzleSet, load_set
+from canasta_teach.widgets.puzzles import Puzzle, PuzzleSet, answer_question, load_set, solve
 
 from .conftest import PAGE_TIMEOUT_MS, REPO_ROOT, render_url
 
@@ -40,8 +40,29 @@ pytestmark = pytest.mark.browser
 LESSONS = REPO_ROOT / "lessons"
 PUZZLES = LESSONS / "puzzles"
 START = "00-start.ipynb"
-LESSON_1 = "01-cards-melds-canastas.ipynb"
-LESSON_2 = "02-discard-pile-freezing.ipynb"
+LESSON_1 = "03-melds-canastas.ipynb"  # the build-a-meld game, tested move by move below
+LESSON_2 = "05-discard-pile.ipynb"  # the take-the-pile game
+#: The course in order, each lesson with its game (lesson 8, scoring, is still to come).
+COURSE = (
+    ("01-cards-values.ipynb", "card-values"),
+    ("02-deal-and-turn.ipynb", "your-turn"),
+    (LESSON_1, "build-a-meld"),
+    ("04-threes.ipynb", "threes"),
+    (LESSON_2, "take-the-pile"),
+    ("06-first-meld.ipynb", "go-down"),
+    ("07-going-out.ipynb", "go-out"),
+    ("09-two-players.ipynb", "two-players"),
+    ("10-review.ipynb", "review"),
+)
+NOTEBOOKS = [START, *(name for name, _game in COURSE)]
+
+
+def neighbours(name: str) -> set[str]:
+    """The lessons a lesson's navigation links to: the one before and the one after."""
+    index = NOTEBOOKS.index(name)
+    return {NOTEBOOKS[i] for i in (index - 1, index + 1) if 0 <= i < len(NOTEBOOKS)}
+
+
 INDEX = "index.ipynb"
 STATIC_FONTS = "/voila/templates/canasta/static/fonts/"
 #: Links of the lesson text (not the "¶" anchors nbconvert adds to headings).
@@ -344,7 +365,7 @@ def test_start_page(
     open_page(page, render_url(voila_url, f"{lang}/{START}"), page_status, f".ct-lang-{lang} p")
     check_language_and_fonts(page, lang)
     check_no_python_errors(page)
-    check_links(page, page_status, lang, {INDEX, f"{lang}/{LESSON_1}", f"{lang}/{LESSON_2}"})
+    check_links(page, page_status, lang, {INDEX, *(f"{lang}/{name}" for name, _ in COURSE)})
     lesson_screenshot(page, artifacts, lang, START)
 
 
@@ -389,7 +410,8 @@ def test_lesson_1_build_a_meld(
     select(page, "K K K")
     page.locator("[data-ct-action='meld']").click()
     note = tr.reason(verdict.note) if verdict.note is not None else ""
-    expect_message(page, "success", f"{tr.ui('game.solved')} {note}".strip())
+    why = tr.ui("game.why.meld", cards=tr.cards(["K", "K", "K"]))
+    expect_message(page, "success", f"{why} {note}".strip())
     expect(hand(page)).to_have_count(len(start_hand) - 3)
     expect(page.locator(".ct-us [data-ct-meld='K'] [data-ct-card='K']")).to_have_count(3)
     expect(page.locator(".ct-progress")).to_have_text(
@@ -397,7 +419,7 @@ def test_lesson_1_build_a_meld(
     )
     assert_in_script(page.locator(".ct-message-text").inner_text(), lang, min_letters=2)
     check_no_python_errors(page)
-    check_links(page, page_status, lang, {INDEX, f"{lang}/{START}", f"{lang}/{LESSON_2}"})
+    check_links(page, page_status, lang, {INDEX, *(f"{lang}/{n}" for n in neighbours(LESSON_1))})
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -468,7 +490,7 @@ def test_lesson_2_take_the_pile(
     select(page, "7 JK")
     page.locator("[data-ct-action='take']").click()
     note = tr.reason(verdict.note) if verdict.note is not None else ""
-    expect_message(page, "success", f"{tr.ui('game.solved')} {note}".strip())
+    expect_message(page, "success", f"{tr.ui('game.why.take_natural_wild')} {note}".strip())
     expect(page.locator(".ct-us [data-ct-meld='7']")).to_be_visible()
     expect(page.locator("[data-ct-pile]")).to_have_attribute("data-ct-pile", "")
     after = Counter(TOKENS[k] for k in range(len(TOKENS)) for _ in range(state.hands[0][k]))
@@ -477,4 +499,76 @@ def test_lesson_2_take_the_pile(
     assert after != Counter(start_hand)
     expect(page.locator(".ct-progress")).to_have_text(tr.ui("game.progress", solved=2, total=total))
     check_no_python_errors(page)
-    check_links(page, page_status, lang, {INDEX, f"{lang}/{START}", f"{lang}/{LESSON_1}"})
+    check_links(page, page_status, lang, {INDEX, *(f"{lang}/{n}" for n in neighbours(LESSON_2))})
+
+
+def play_move(page: Page, move: Move) -> None:
+    """Play an engine move with the table's buttons, as a learner would."""
+    cards = " ".join(TOKENS[k] for k in getattr(move, "cards", ()))
+    if isinstance(move, Draw):
+        page.locator("[data-ct-action='draw']").click()
+    elif isinstance(move, AskPartner):
+        page.locator("[data-ct-action='ask']").click()
+    elif isinstance(move, Add):
+        select(page, cards)
+        page.locator(f".ct-us [data-ct-meld='{TOKENS[move.rank]}']").click()
+    elif isinstance(move, Discard):
+        select(page, TOKENS[move.card])
+        page.locator("[data-ct-action='discard']").click()
+    else:
+        action = "take" if isinstance(move, TakePile) else "meld"
+        if cards:
+            select(page, cards)
+        page.locator(f"[data-ct-action='{action}']").click()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize(
+    ("notebook", "game"), [c for c in COURSE if c[0] not in (LESSON_1, LESSON_2)], ids=str
+)
+def test_each_lesson_loads_and_its_game_takes_a_wrong_and_a_right_answer(
+    lesson_page: Page,
+    voila_url: str,
+    page_status: PageStatus,
+    artifacts: Path,
+    lang: str,
+    notebook: str,
+    game: str,
+) -> None:
+    """Every other lesson: the page in its language and fonts, its links, and the first puzzle
+    of its game answered wrongly (refused, in the page's language) and then rightly (solved,
+    with why), the right answer found by the engine and the puzzle solver."""
+    page = lesson_page
+    tr = get_translator(lang)
+    puzzle = puzzle_set(game).puzzles[0]
+    state = puzzle.state()
+    open_page(page, render_url(voila_url, f"{lang}/{notebook}"), page_status, ".ct-root")
+    check_language_and_fonts(page, lang)
+    expect(page.locator(".ct-root")).to_have_attribute("lang", lang)
+    message = page.locator(".ct-message[role='status']")
+    if puzzle.goal == "value":
+        right, choices = answer_question(state, state.current, puzzle.question or "")
+        wrong = next(c for c in choices if c != right)
+        page.locator(f"[data-ct-game='answer:{wrong}']").click()
+        expect(message).to_have_class(re.compile(r"\bct-refusal\b"), timeout=CLICK_TIMEOUT_MS)
+        page.locator(f"[data-ct-game='answer:{right}']").click()
+    else:
+        plan = solve(puzzle, state)
+        assert plan, puzzle.name
+        # A wrong answer first: a one-card "meld", or two cards to discard, both refused.
+        button = "meld" if not isinstance(plan[0], Draw) else "discard"
+        if page.locator(f"[data-ct-action='{button}']:not([disabled])").count():
+            select(page, " ".join(hand_tokens(page)[:1]))
+            page.locator(f"[data-ct-action='{button}']").click()
+            expect(message).to_have_class(re.compile(r"\bct-refusal\b"), timeout=CLICK_TIMEOUT_MS)
+            assert_in_script(message.locator(".ct-message-text").inner_text(), lang, min_letters=4)
+        for move in plan:
+            play_move(page, move)
+    expect(message).to_have_class(re.compile(r"\bct-success\b"), timeout=CLICK_TIMEOUT_MS)
+    expect(page.locator(".ct-progress")).to_have_text(
+        tr.ui("game.progress", solved=1, total=len(puzzle_set(game).puzzles))
+    )
+    assert_in_script(message.locator(".ct-message-text").inner_text(), lang, min_letters=4)
+    check_no_python_errors(page)
+    check_links(page, page_status, lang, {INDEX, *(f"{lang}/{n}" for n in neighbours(notebook))})
+    lesson_screenshot(page, artifacts, lang, notebook)

@@ -193,7 +193,7 @@ function render({ model, el }) {
         { class: "ct-pile" + (pile.frozen ? " ct-frozen" : ""), role: "group", "aria-label": labels.pile, "data-ct-pile": pile.top || "" },
         h("span", { class: "ct-pile-cards" }, pileCard, stop),
         h("span", { class: "ct-caption", text: `${labels.pile}: ${pile.text || ""}` }),
-        pile.frozen ? h("span", { class: "ct-frozen-label", text: `${labels.frozen}: ${pile.frozen_text}` }) : null,
+        pile.frozen ? h("span", { class: "ct-frozen-label", text: pile.frozen_text ? `${labels.frozen}: ${pile.frozen_text}` : labels.frozen }) : null,
       ),
     );
 
@@ -354,6 +354,11 @@ function render({ model, el }) {
     }
     if (game.hint) gameEl.append(h("p", { class: "ct-hint", text: game.hint }));
     gameEl.append(h("div", { class: "ct-game-nav", role: "group", "aria-label": labels.game_controls || "" }, (game.controls || []).map(control)));
+    if (game.next_lesson && game.next_lesson.href) {
+      // A plain link to the next lesson beside this one (the set names it; Python checks it).
+      gameEl.append(h("p", { class: "ct-next-lesson" },
+        h("a", { class: "ct-button ct-primary", href: game.next_lesson.href, "data-ct-next-lesson": "", text: game.next_lesson.label })));
+    }
   }
 
   function redrawLocal() {
