@@ -146,8 +146,8 @@ TAKE_REFUSAL = Action(
 #: Timed action per lesson (path as served; ``"*"`` for any lesson not listed).
 LESSON_ACTIONS: dict[str, Action] = {}
 for _lang in LANGUAGES:
-    LESSON_ACTIONS[f"{_lang}/01-cards-melds-canastas.ipynb"] = MELD_REFUSAL
-    LESSON_ACTIONS[f"{_lang}/02-discard-pile-freezing.ipynb"] = TAKE_REFUSAL
+    LESSON_ACTIONS[f"{_lang}/03-melds-canastas.ipynb"] = MELD_REFUSAL
+    LESSON_ACTIONS[f"{_lang}/05-discard-pile.ipynb"] = TAKE_REFUSAL
 
 
 @dataclass
@@ -168,9 +168,10 @@ class PageResult:
 
 
 def default_notebooks() -> list[str]:
-    """The bare button plus every ``lessons/*/0*.ipynb`` (paths as served)."""
+    """The bare button plus every ``lessons/*/[0-9]*.ipynb`` (paths as served)."""
     lessons = sorted(
-        p.relative_to(app.LESSONS_DIR).as_posix() for p in app.LESSONS_DIR.glob("*/0*.ipynb")
+        p.relative_to(app.LESSONS_DIR).as_posix()
+        for p in app.LESSONS_DIR.glob("*/[0-9][0-9]-*.ipynb")
     )
     return [BARE, *lessons]
 
