@@ -15,6 +15,7 @@ lesson is exactly what this module draws for its cards, in the lesson's language
 from __future__ import annotations
 
 import base64
+import html
 import re
 import sys
 from functools import cache
@@ -61,17 +62,19 @@ def cards_html(text: str, lang: str) -> str:
     spans = []
     for group in groups:
         images = "".join(
-            f'<img src="{_data_uri(token)}" alt="{spoken_card_name(tr, token)}" '
+            f'<img src="{_data_uri(token)}" alt="{html.escape(spoken_card_name(tr, token))}" '
             f'width="{CARD_WIDTH}" style="margin: 0 1px; vertical-align: middle;">'
             for token in group
         )
         spans.append(f'<span style="display: inline-block; margin: 0 10px 4px 0;">{images}</span>')
     label = " · ".join(tr.cards(group) for group in groups)
     canonical = " | ".join(" ".join(group) for group in groups)
+    # The cards run left to right in every language (a run of cards is not text), but in a
+    # right-to-left page the row keeps to the reader's side, the right.
+    align = ' style="text-align: right;"' if tr.direction == "rtl" else ""
     return (
-        f'<p class="ct-cards" {MARKER}="{canonical}" dir="ltr" role="img" aria-label="{label}">'
-        + "".join(spans)
-        + "</p>"
+        f'<p class="ct-cards" {MARKER}="{canonical}" dir="ltr"{align} role="img" '
+        f'aria-label="{html.escape(label)}">' + "".join(spans) + "</p>"
     )
 
 

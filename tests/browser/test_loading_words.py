@@ -38,7 +38,7 @@ def test_the_loading_placeholder_speaks_urdu(page: Page, voila_url: str) -> None
 
 
 def test_drawn_results_are_left_alone(page: Page, voila_url: str) -> None:
-    page.goto(render_url(voila_url, "ur/01-cards-melds-canastas.ipynb"))
+    page.goto(render_url(voila_url, "ur/03-melds-canastas.ipynb"))
     expect(page.locator("[data-ct-card]").first).to_be_visible(timeout=PAGE_TIMEOUT_MS)
     sizes = page.evaluate(
         """() => [...document.querySelectorAll(
