@@ -451,3 +451,88 @@ def test_new_goal_fields_are_checked_when_a_set_is_loaded(tmp_path: Path) -> Non
         'goal = "first_meld"', 'goal = "go_out"'))  # fmt: skip
     with pytest.raises(PuzzleError, match="no legal way"):
         load_set(tmp_path / "bad")
+
+
+# ---------------------------------------------------------------------- scoring a hand
+
+
+def scoring(lang: str = "en") -> tuple[CardTable, PuzzleGame]:
+    widget = play("score-a-hand", lang=lang, start=REPO / "lessons" / lang)
+    assert isinstance(widget, CardTable), widget
+    return widget, widget.game_controller
+
+
+@pytest.mark.rule("C-SCORE-2")
+def test_the_worked_example_is_scored_line_by_line_to_1475_and_185() -> None:
+    w, g = scoring()
+    tr = get_translator("en")
+    assert w.view["actions"] == [] and w.game["choices"][0]["id"] == "next_line"
+    sheet = w.game["sheet"]
+    assert [t["id"] for t in sheet["teams"]] == ["NS", "EW"]
+    assert all(line["value"] == "" for t in sheet["teams"] for line in t["lines"])
+    shown = []
+    for _ in range(11):  # six lines and a total, then three lines and a total
+        press(g, "next_line")
+        shown = [
+            line["value"] for t in w.game["sheet"]["teams"] for line in (*t["lines"], t["total"])
+        ]
+    assert shown == ["500", "300", "200", "100", "410", "-35", "1,475", "100", "180", "-95", "185"]
+    assert g.solved == {0}
+    summary = tr.ui("game.feedback.score_right", team0=tr.team("NS"), total0="1,475",
+                    team1=tr.team("EW"), total1="185")  # fmt: skip
+    assert w.message["text"] == summary
+
+
+def test_each_line_of_the_example_is_explained_and_its_cards_marked() -> None:
+    w, g = scoring()
+    press(g, "next_line")  # the natural canasta: seven kings, marked on our side of the table
+    first = w.game["sheet"]["teams"][0]["lines"][0]
+    assert first["state"] == "current" and first["rule"] == "C-CAN-1"
+    assert get_translator("en").cards(["K"] * 7) in first["why"]
+    assert w.game["highlight"] == [".ct-us [data-ct-meld='K']"]
+    assert w.message["rule"] == "C-CAN-1" and w.message["kind"] == "info"
+    for _ in range(4):
+        press(g, "next_line")  # ... to the melded cards: every meld of the team, counted
+    melded = w.game["sheet"]["teams"][0]["lines"][4]
+    assert melded["rule"] == "C-VAL-2" and "70 + 120 + 80 + 40 + 50 + 50 = 410" in melded["why"]
+    assert len(w.game["highlight"]) == 6
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_hand_to_score_marks_wrong_entries_with_the_right_value_and_why(lang: str) -> None:
+    w, g = scoring(lang)
+    tr = get_translator(lang)
+    press(g, "next")
+    sheet = w.game["sheet"]
+    ids = [line["id"] for t in sheet["teams"] for line in (*t["lines"], t["total"])]
+    assert all(line["input"] for t in sheet["teams"] for line in (*t["lines"], t["total"]))
+    right = {"0.0": "300", "0.1": "100", "0.2": "100", "0.3": "180", "0.4": "-15",
+             "0.total": "665", "1.0": "45", "1.1": "-50", "1.total": "-5"}  # fmt: skip
+    assert set(ids) == set(right)
+    wrong = {**right, "0.3": "170", "1.total": "5"}
+    g.controller.intent({"action": "game", "id": "check", "values": wrong})
+    assert g.solved == set() and w.message["kind"] == "refusal"
+    assert w.message["text"] == tr.ntext("ui", "game.feedback.score_wrong", 2, count="2")
+    rows = {
+        line["id"]: line for t in w.game["sheet"]["teams"] for line in (*t["lines"], t["total"])
+    }
+    assert rows["0.3"]["state"] == "wrong" and rows["0.3"]["rule"] == "C-VAL-2"
+    assert rows["0.3"]["why"].startswith(tr.ui("game.score.should_be", points="180"))
+    assert rows["0.3"]["entered"] == "170" and rows["0.0"]["state"] == "right"
+    # Typed as a learner types: a thousands comma, a real minus sign, the script's own digits.
+    digits = {"ur": "۶۶۵", "hi": "६६५", "te": "౬౬౫", "en": "665"}[lang]
+    fixed = {**right, "0.total": digits, "0.4": "\u221215"}
+    g.controller.intent({"action": "game", "id": "check", "values": fixed})
+    assert g.solved == {1} and w.message["kind"] == "success"
+
+
+def test_the_score_sheet_refuses_malformed_entries_without_losing_the_puzzle() -> None:
+    w, g = scoring()
+    press(g, "next")
+    before = dict(w.game["sheet"]["teams"][0]["lines"][0])
+    for values in ({"0.0": 5}, ["x"], {str(i): "1" for i in range(100)}):
+        g.controller.intent({"action": "game", "id": "check", "values": values})
+        assert w.message["kind"] == "refusal" and g.solved == set()
+    g.controller.intent({"action": "game", "id": "check", "values": {"0.0": "three hundred"}})
+    assert w.game["sheet"]["teams"][0]["lines"][0]["state"] == "wrong"
+    assert before["label"] == w.game["sheet"]["teams"][0]["lines"][0]["label"]

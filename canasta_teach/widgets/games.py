@@ -22,11 +22,14 @@ from __future__ import annotations
 import html
 import logging
 import zlib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from canasta_teach.engine import Add, Discard, Draw, Meld, Move, Reason, State, TakePile, Verdict
 from canasta_teach.engine.cards import TOKENS, VALUES
+from canasta_teach.engine.scoring import ScoreLine, score_hand
+from canasta_teach.engine.view import team_names
 
 from .puzzles import (
     Puzzle,
@@ -56,6 +59,19 @@ from .table import (
 
 log = logging.getLogger(__name__)
 
+SCORE_GOALS = ("score_walk", "score")
+#: Why each score line counts what it counts (the line's facts fill the message).
+SCORE_WHY = {
+    "canastas_natural": "game.score.why.canastas_natural",
+    "canastas_mixed": "game.score.why.canastas_mixed",
+    "red_threes": "game.score.why.red_threes",
+    "red_threes_unmelded": "game.score.why.red_threes_unmelded",
+    "going_out": "game.score.why.going_out",
+    "going_out_concealed": "game.score.why.going_out_concealed",
+    "melded_cards": "game.score.why.melded_cards",
+    "cards_in_hand": "game.score.why.cards_in_hand",
+    "ask_penalty": "game.score.why.ask_penalty",
+}
 GAMES = (
     "card-values",
     "your-turn",
@@ -64,6 +80,7 @@ GAMES = (
     "take-the-pile",
     "go-down",
     "go-out",
+    "score-a-hand",
     "two-players",
     "review",
 )
@@ -115,6 +132,9 @@ class PuzzleGame:
         self.hint = ""
         self.record = TurnRecord()
         self.tries = 0  # wrong answers to this puzzle's question (value puzzles)
+        self.revealed = 0  # score lines shown so far (the worked example)
+        self.entered: dict[str, str] = {}  # the learner's score sheet, as typed
+        self.marks: dict[str, bool] = {}  # checked entries: right or wrong
         first = puzzle_set.puzzles[0]
         self.controller = TableController(
             first.state(),
@@ -127,6 +147,7 @@ class PuzzleGame:
             on_game_intent=self._on_control,
             on_refusal=self._on_refusal,
         )
+        self.controller.on_game_values = self._on_values
         self.widget: CardTable = self.controller.widget
         self.widget.game_controller = self
         self.widget.game_name = puzzle_set.name
@@ -150,7 +171,10 @@ class PuzzleGame:
         self.hint = ""
         self.record = TurnRecord()
         self.tries = 0
-        self.controller.seat = state.current
+        self.revealed = 0
+        self.entered = {}
+        self.marks = {}
+        self.controller.seat = 0 if puzzle.goal in SCORE_GOALS else state.current
         if puzzle.goal == "meld" and puzzle.proposed is not None:
             self.stage = "judge"
         else:
@@ -188,12 +212,14 @@ class PuzzleGame:
             return tr.ui("game.task.first_meld")
         if goal == "go_out":
             return tr.ui("game.task.go_out")
+        if goal in SCORE_GOALS:
+            return tr.ui("game.task.score")
         return None  # a whole turn: the table's own "your turn: ..." is the task
 
     def _set_actions(self) -> None:
         self.controller.always_offered = frozenset()
         goal = self.puzzle.goal
-        if self.stage != "play" or goal == "value":
+        if self.stage != "play" or goal in ("value", *SCORE_GOALS):
             self.controller.actions = ()
         elif goal == "meld":
             self.controller.actions = ("meld",)
@@ -227,6 +253,10 @@ class PuzzleGame:
             # Only a reason on offer counts: not one of a meld puzzle, nor an id the page
             # never showed (its made-up "title" would be echoed back to the learner).
             self._choose_reason(control[len(REASON_PREFIX) :])
+        elif control == "next_line" and self.puzzle.goal == "score_walk" and self.stage == "play":
+            self._next_line()
+        elif control == "check" and self.puzzle.goal == "score" and self.stage == "play":
+            self._on_values("check", {})
         elif (
             control.startswith(ANSWER_PREFIX)
             and self.puzzle.goal == "value"
@@ -288,6 +318,155 @@ class PuzzleGame:
             self.controller.say(
                 "refusal", tr.ui("game.feedback.wrong_reason", rule=tr.rule_title(rule))
             )
+
+    # ------------------------------------------------------------------ scoring a hand
+
+    def _score_rows(self) -> list[tuple[int, str, ScoreLine | None]]:
+        """(team, entry id, line) in sheet order: each team's lines, then its total (None)."""
+        rows: list[tuple[int, str, ScoreLine | None]] = []
+        for team in score_hand(self.controller.state).teams:
+            rows += [(team.team, f"{team.team}.{i}", line) for i, line in enumerate(team.lines)]
+            rows.append((team.team, f"{team.team}.total", None))
+        return rows
+
+    def _line_facts(self, team: int, line: ScoreLine | None) -> tuple[str, list[str]]:
+        """Why a line (or a team's total) is what it is, and the table parts it counts."""
+        tr = self.tr
+        state = self.controller.state
+        side = ".ct-us" if team == self.controller.seat % 2 else ".ct-them"
+        points = tr.number
+        if line is None:
+            score = score_hand(state).teams[team]
+            working = " + ".join(points(ln.points) for ln in score.lines).replace("+ -", "− ")
+            return tr.ui("game.score.why.total", working=working or "0",
+                         total=points(score.total)), []  # fmt: skip
+        melds = list(state.melds[team].values())
+        if line.code in ("canastas_natural", "canastas_mixed"):
+            natural = line.code == "canastas_natural"
+            chosen = [g for g in melds if g.is_canasta and g.is_natural == natural]
+            names = tr.join([tr.cards([TOKENS[k] for k in g.cards()]) for g in chosen])
+            selectors = [f"{side} [data-ct-meld='{TOKENS[g.rank]}']" for g in chosen]
+            return tr.ui(SCORE_WHY[line.code], melds=names), selectors
+        if line.code in ("red_threes", "red_threes_unmelded"):
+            count = int(line.params.get("count", 0))
+            return tr.ui(SCORE_WHY[line.code], cards=tr.card("3R", count)), [
+                f"{side} .ct-red-threes"
+            ]
+        if line.code == "melded_cards":
+            working = " + ".join(points(g.value) for g in melds)
+            selectors = [f"{side} [data-ct-meld='{TOKENS[g.rank]}']" for g in melds]
+            return tr.ui(
+                SCORE_WHY[line.code], working=working, total=points(line.points)
+            ), selectors
+        if line.code == "cards_in_hand":
+            seats = [s for s in range(state.players) if s % 2 == team]
+            left = [
+                TOKENS[k]
+                for s in seats
+                for k in range(len(TOKENS))
+                for _ in range(state.hands[s][k])
+            ]
+            why = tr.ui(SCORE_WHY[line.code], cards=tr.cards(left), total=points(-line.points))
+            return why, []
+        return tr.ui(SCORE_WHY[line.code]), []
+
+    def _next_line(self) -> None:
+        rows = self._score_rows()
+        self.revealed = min(self.revealed + 1, len(rows))
+        team, _id, line = rows[self.revealed - 1]
+        why, _selectors = self._line_facts(team, line)
+        if self.revealed == len(rows):
+            totals = score_hand(self.controller.state).totals
+            self.controller.say("success", self._score_summary(totals))
+            self._solved()
+            return
+        self.controller.say("info", why, line.rule if line is not None else "")
+        self.render()
+
+    def _score_summary(self, totals: tuple[int, int]) -> str:
+        tr = self.tr
+        teams = team_names(self.controller.state.players)
+        return tr.ui(
+            "game.feedback.score_right",
+            team0=tr.team(teams[0]),
+            total0=tr.number(totals[0]),
+            team1=tr.team(teams[1]),
+            total1=tr.number(totals[1]),
+        )
+
+    def _on_values(self, control: str, values: Mapping[str, str]) -> None:
+        if control != "check" or self.puzzle.goal != "score" or self.stage != "play":
+            self.controller.say("refusal", self.tr.ui("msg.unknown_action"))
+            return
+        rows = self._score_rows()
+        ids = {row_id for _team, row_id, _line in rows}
+        self.entered.update({k: v.strip() for k, v in values.items() if k in ids})
+        score = score_hand(self.controller.state)
+        self.marks = {}
+        for team, row_id, line in rows:
+            right = line.points if line is not None else score.teams[team].total
+            self.marks[row_id] = _as_number(self.entered.get(row_id, "")) == right
+        wrong = sum(1 for ok in self.marks.values() if not ok)
+        if wrong:
+            self.controller.say("refusal", self.tr.ntext("ui", "game.feedback.score_wrong", wrong,
+                                                          count=self.tr.number(wrong)))  # fmt: skip
+            self.render()
+            return
+        self.controller.say("success", self._score_summary(score.totals))
+        self._solved()
+
+    def _sheet(self) -> tuple[dict[str, Any], list[str]]:
+        """The score sheet the page draws, and the table parts to highlight."""
+        tr = self.tr
+        state = self.controller.state
+        score = score_hand(state)
+        teams = team_names(state.players)
+        walk = self.puzzle.goal == "score_walk"
+        done = self.stage == "done"
+        highlight: list[str] = []
+        sheet_teams = []
+        index = 0
+        for team in score.teams:
+            entries = []
+            for i, line in enumerate((*team.lines, None)):
+                index += 1
+                row_id = f"{team.team}.{i}" if line is not None else f"{team.team}.total"
+                label = tr.score_label(line) if line is not None else tr.ui("game.score.total")
+                right = line.points if line is not None else team.total
+                why, selectors = self._line_facts(team.team, line)
+                entry: dict[str, Any] = {"id": row_id, "label": label}
+                shown = (walk and index <= self.revealed) or done
+                if walk:
+                    entry["value"] = tr.number(right) if shown else ""
+                    if shown:
+                        entry.update(why=why, rule=line.rule if line else "")
+                    if walk and index == self.revealed and not done:
+                        entry["state"] = "current"
+                        highlight = selectors
+                else:
+                    entry["input"] = not done
+                    entry["entered"] = self.entered.get(row_id, "")
+                    entry["value"] = tr.number(right) if done else ""
+                    if row_id in self.marks:
+                        ok = self.marks[row_id]
+                        entry["state"] = "right" if ok else "wrong"
+                        entry["state_text"] = tr.ui(
+                            "game.score.right" if ok else "game.score.wrong"
+                        )
+                        if not ok:
+                            entry["why"] = (
+                                tr.ui("game.score.should_be", points=tr.number(right)) + " " + why
+                            )
+                            entry["rule"] = line.rule if line else ""
+                if entry.get("rule"):
+                    entry["rule_title"] = tr.rule_title(entry["rule"])
+                entries.append(entry)
+            *lines, total = entries
+            name = tr.ui("game.score.team", team=tr.team(teams[team.team]))
+            sheet_teams.append(
+                {"id": teams[team.team], "name": name, "lines": lines, "total": total}
+            )
+        return {"label": tr.ui("game.score.sheet"), "teams": sheet_teams}, highlight
 
     # ------------------------------------------------------------------ value questions
 
@@ -615,6 +794,14 @@ class PuzzleGame:
                 meld=tr.ui("button.meld"), take=tr.ui("button.take"), add=tr.ui("button.add"),
                 ask=tr.ui("button.ask"),
             )  # fmt: skip
+        elif puzzle.goal in SCORE_GOALS:
+            walk = puzzle.goal == "score_walk"
+            button = tr.ui("game.next_line" if walk else "game.check")
+            prompt = tr.ui("game.prompt.score_walk" if walk else "game.prompt.score", button=button)
+            if self.stage == "play":
+                choices = [
+                    {"id": "next_line" if walk else "check", "label": button, "primary": True}
+                ]
         elif puzzle.goal == "first_meld":
             needed = tr.number(self.controller.state.minimum(self.controller.seat % 2))
             prompt = tr.ui("game.prompt.first_meld", needed=needed, button=tr.ui("button.meld"))
@@ -642,7 +829,13 @@ class PuzzleGame:
         next_lesson = None
         if self.set.next_lesson and all_done:
             next_lesson = {"href": self.set.next_lesson, "label": tr.ui("game.next_lesson")}
+        sheet: dict[str, Any] | None = None
+        highlight: list[str] = []
+        if puzzle.goal in SCORE_GOALS:
+            sheet, highlight = self._sheet()
         self.widget.game = {
+            "sheet": sheet,
+            "highlight": highlight,
             "next_lesson": next_lesson,
             "title": title,
             "puzzle": tr.ui("game.puzzle_number", number=self.index + 1, total=self.total),
@@ -659,6 +852,19 @@ class PuzzleGame:
             "controls": controls,
             "stage": self.stage,
         }
+
+
+def _as_number(text: str) -> int | None:
+    """A score as a learner types it: "1,475", "-35", "−35", " 185 ", or in the digits of
+    their own script ("۱۴۷۵", "१४७५", "౧౪౭౫": Python reads every decimal digit)."""
+    cleaned = text.strip().replace(",", "").replace("،", "").replace("٬", "").replace(" ", "")
+    cleaned = cleaned.replace("\u2212", "-").replace("\u2013", "-")
+    if cleaned.startswith("+"):
+        cleaned = cleaned[1:]
+    try:
+        return int(cleaned)
+    except ValueError:
+        return None
 
 
 def _take_why(move: TakePile, top: int | None) -> str:

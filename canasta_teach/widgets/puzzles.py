@@ -30,6 +30,8 @@ Goals:
   (the learner may ask; with ``"no"`` use goal ``turn``: finish the turn without going out).
 - ``value``: a question about card values, ``question = "count"`` (what the hand counts to)
   or ``"most"`` (which card is worth most); answered with buttons.
+- ``score_walk``: a hand that has ended, scored line by line for the learner (the worked
+  example); ``score``: the learner enters each team's score lines and totals.
 
 The learner is always the seat to move in the position.  ``load_set`` checks every puzzle
 against the engine (a meld puzzle has a legal answer, a proposed meld comes from the hand,
@@ -68,7 +70,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-GOALS = ("meld", "take_or_explain", "turn", "first_meld", "go_out", "value")
+GOALS = ("meld", "take_or_explain", "turn", "first_meld", "go_out", "value", "score_walk", "score")
 #: Moves a ``turn`` puzzle may require.
 REQUIREMENTS = ("take", "meld", "add", "ask")
 QUESTIONS = ("count", "most")
@@ -371,8 +373,10 @@ def _validate(puzzle: Puzzle, where: str) -> None:
         state = puzzle.state()
     except NotationError as err:
         raise PuzzleError(f"{where}: {err}") from None
-    if state.is_over:
-        raise PuzzleError(f"{where}: the hand is over; nothing to play")
+    if state.is_over != (puzzle.goal in ("score_walk", "score")):
+        if state.is_over:
+            raise PuzzleError(f"{where}: the hand is over; nothing to play")
+        raise PuzzleError(f"{where}: a scoring puzzle shows a hand that has ended")
     hand = state.hands[state.current]
     if puzzle.goal == "meld":
         if puzzle.choices is not None:
@@ -405,6 +409,8 @@ def _validate(puzzle: Puzzle, where: str) -> None:
             values = sorted((VALUES[k] for k in range(NUM_KINDS) if hand[k]), reverse=True)
             if len(values) < 2 or values[0] == values[1]:
                 raise PuzzleError(f"{where}: one card kind must be worth the most")
+        return
+    if puzzle.goal in ("score_walk", "score"):
         return
     if puzzle.goal in ("turn", "first_meld", "go_out"):
         if puzzle.goal == "first_meld" and state.down[state.current % 2]:

@@ -241,6 +241,8 @@ class TableController:
         self.on_move = on_move
         #: A game may word a refusal itself (a quiz must not print the answer it asks for).
         self.on_refusal = on_refusal
+        #: A game with a form (the score sheet) gets its entries with the control pressed.
+        self.on_game_values: Callable[[str, Mapping[str, str]], None] | None = None
         #: Whether the pile's "frozen" label also says what takes it (a quiz about exactly
         #: that turns it off: the pile is still drawn sideways and labelled frozen).
         self.pile_hints = True
@@ -306,6 +308,17 @@ class TableController:
             control = payload.get("id")
             if not isinstance(control, str) or self.on_game_intent is None:
                 raise BadIntent("id")
+            values = payload.get("values")
+            if values is not None and self.on_game_values is not None:
+                # A form's entries (the score sheet): a few short strings, nothing else.
+                if (
+                    not isinstance(values, Mapping)
+                    or len(values) > MAX_SELECTION
+                    or not all(isinstance(k, str) and isinstance(v, str) for k, v in values.items())
+                ):
+                    raise BadIntent("values")
+                self.on_game_values(control, {k[:20]: v[:40] for k, v in values.items()})
+                return
             self.on_game_intent(control)
             return
         if not isinstance(action, str) or action not in self.actions:

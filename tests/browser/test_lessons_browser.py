@@ -42,7 +42,7 @@ PUZZLES = LESSONS / "puzzles"
 START = "00-start.ipynb"
 LESSON_1 = "03-melds-canastas.ipynb"  # the build-a-meld game, tested move by move below
 LESSON_2 = "05-discard-pile.ipynb"  # the take-the-pile game
-#: The course in order, each lesson with its game (lesson 8, scoring, is still to come).
+#: The course in order, each lesson with its game.
 COURSE = (
     ("01-cards-values.ipynb", "card-values"),
     ("02-deal-and-turn.ipynb", "your-turn"),
@@ -51,6 +51,7 @@ COURSE = (
     (LESSON_2, "take-the-pile"),
     ("06-first-meld.ipynb", "go-down"),
     ("07-going-out.ipynb", "go-out"),
+    ("08-scoring.ipynb", "score-a-hand"),
     ("09-two-players.ipynb", "two-players"),
     ("10-review.ipynb", "review"),
 )
@@ -546,6 +547,45 @@ def test_each_lesson_loads_and_its_game_takes_a_wrong_and_a_right_answer(
     check_language_and_fonts(page, lang)
     expect(page.locator(".ct-root")).to_have_attribute("lang", lang)
     message = page.locator(".ct-message[role='status']")
+    if puzzle.goal == "score_walk":
+        # The worked example fills in line by line, marking the cards each line counts.
+        page.locator("[data-ct-game='next_line']").click()
+        expect(page.locator(".ct-line.ct-current")).to_have_count(1, timeout=CLICK_TIMEOUT_MS)
+        expect(page.locator(".ct-table .ct-highlight").first).to_be_visible()
+        while page.locator("[data-ct-game='next_line']").count():
+            page.locator("[data-ct-game='next_line']").click()
+            page.wait_for_timeout(50)
+        expect(message).to_have_class(re.compile(r"\bct-success\b"), timeout=CLICK_TIMEOUT_MS)
+        expect(page.locator(".ct-sheet")).to_contain_text("1,475")
+        # The next puzzle is a hand to score: one wrong entry, then all right.
+        page.locator("[data-ct-game='next']").click()
+        from canasta_teach.engine.scoring import score_hand
+
+        scored = score_hand(puzzle_set(game).puzzles[1].state())
+        values = {}
+        for team in scored.teams:
+            values |= {f"{team.team}.{i}": str(ln.points) for i, ln in enumerate(team.lines)}
+            values[f"{team.team}.total"] = str(team.total)
+        inputs = page.locator("input[data-ct-line]")
+        expect(inputs).to_have_count(len(values), timeout=CLICK_TIMEOUT_MS)
+        for line_id, value in values.items():
+            page.locator(f"input[data-ct-line='{line_id}']").fill(value)
+        page.locator("input[data-ct-line='0.total']").fill("1")
+        page.locator("[data-ct-game='check']").click()
+        expect(message).to_have_class(re.compile(r"\bct-refusal\b"), timeout=CLICK_TIMEOUT_MS)
+        expect(page.locator("tr.ct-wrong[data-ct-line='0.total']")).to_be_visible()
+        page.locator("input[data-ct-line='0.total']").fill(values["0.total"])
+        page.locator("[data-ct-game='check']").click()
+        expect(message).to_have_class(re.compile(r"\bct-success\b"), timeout=CLICK_TIMEOUT_MS)
+        expect(page.locator(".ct-progress")).to_have_text(
+            tr.ui("game.progress", solved=2, total=len(puzzle_set(game).puzzles))
+        )
+        check_no_python_errors(page)
+        check_links(
+            page, page_status, lang, {INDEX, *(f"{lang}/{n}" for n in neighbours(notebook))}
+        )
+        lesson_screenshot(page, artifacts, lang, notebook)
+        return
     if puzzle.goal == "value":
         right, choices = answer_question(state, state.current, puzzle.question or "")
         wrong = next(c for c in choices if c != right)

@@ -315,11 +315,73 @@ function render({ model, el }) {
     }
   }
 
+  // The score sheet's entries, as typed (sent with "check").
+  const sheetValues = () => {
+    const values = {};
+    for (const input of gameEl.querySelectorAll("input[data-ct-line]")) values[input.getAttribute("data-ct-line")] = input.value;
+    return values;
+  };
+
+  // Cards a game points at (a score line's melds): marked on the table, in words too.
+  function applyHighlights() {
+    const game = model.get("game") || {};
+    for (const node of root.querySelectorAll(".ct-highlight")) node.classList.remove("ct-highlight");
+    for (const selector of game.highlight || []) {
+      for (const node of tableEl.querySelectorAll(selector)) node.classList.add("ct-highlight");
+    }
+  }
+
+  function sheetRow(line, labels) {
+    const value = line.input
+      ? h("input", {
+          type: "text",
+          inputmode: "numeric",
+          dir: "ltr",
+          size: 7,
+          class: "ct-score-input",
+          "data-ct-line": line.id,
+          "data-ct-focus": "line-" + line.id,
+          "aria-label": line.label,
+          value: line.entered || "",
+          onkeydown: (event) => { if (event.key === "Enter") send({ action: "game", id: "check", values: sheetValues() }); },
+        })
+      : h("span", { class: "ct-points", dir: "ltr", text: line.value || "" });
+    const mark = line.state === "right" ? "✓" : line.state === "wrong" ? "✗" : "";
+    return h(
+      "tr",
+      { class: "ct-line" + (line.total ? " ct-total" : "") + (line.state ? " ct-" + line.state : ""), "data-ct-line": line.id },
+      h("th", { scope: "row", text: line.label }),
+      h("td", {}, value, mark ? h("span", { class: "ct-mark", "aria-label": line.state_text || "", text: " " + mark }) : null),
+      h(
+        "td",
+        { class: "ct-why" },
+        line.why || "",
+        line.rule ? h("span", { class: "ct-rule-id", "data-ct-rule": line.rule, title: line.rule_title || "", dir: "ltr", text: ` (${line.rule})` }) : null,
+      ),
+    );
+  }
+
+  function drawSheet(sheet, labels) {
+    return h(
+      "div",
+      { class: "ct-sheet", role: "group", "aria-label": sheet.label || "" },
+      sheet.teams.map((team) =>
+        h(
+          "table",
+          { class: "ct-sheet-team", "data-ct-team": team.id },
+          h("caption", { text: team.name }),
+          h("tbody", {}, [...team.lines.map((l) => sheetRow(l, labels)), team.total ? sheetRow({ ...team.total, total: true }, labels) : null]),
+        ),
+      ),
+    );
+  }
+
   function drawGame() {
     const game = model.get("game") || {};
     const labels = model.get("labels") || {};
     gameEl.replaceChildren();
     gameEl.hidden = !game.title;
+    applyHighlights();
     if (!game.title) return;
     gameEl.setAttribute("aria-label", game.title);
     const control = (c) =>
@@ -330,7 +392,7 @@ function render({ model, el }) {
         "data-ct-focus": "game-" + c.id,
         disabled: c.enabled === false,
         text: c.label,
-        onclick: () => send({ action: "game", id: c.id }),
+        onclick: () => send(c.id === "check" ? { action: "game", id: "check", values: sheetValues() } : { action: "game", id: c.id }),
       });
     gameEl.append(
       h(
@@ -352,6 +414,7 @@ function render({ model, el }) {
           game.choices.map(control)),
       );
     }
+    if (game.sheet) gameEl.append(drawSheet(game.sheet, labels));
     if (game.hint) gameEl.append(h("p", { class: "ct-hint", text: game.hint }));
     gameEl.append(h("div", { class: "ct-game-nav", role: "group", "aria-label": labels.game_controls || "" }, (game.controls || []).map(control)));
     if (game.next_lesson && game.next_lesson.href) {
@@ -364,6 +427,7 @@ function render({ model, el }) {
   function redrawLocal() {
     drawHand();
     drawTable(); // meld buttons depend on the selection
+    applyHighlights();
   }
 
   function redrawAll() {
@@ -374,10 +438,11 @@ function render({ model, el }) {
       drawHand();
       drawButtons();
       drawMessage();
+      applyHighlights();
     });
   }
 
-  const onView = () => keepFocus(() => { drawHand(); drawTable(); drawButtons(); });
+  const onView = () => keepFocus(() => { drawHand(); drawTable(); drawButtons(); applyHighlights(); });
   const onMessage = () => drawMessage();
   const onGame = () => keepFocus(drawGame);
   model.on("change:view", onView);
