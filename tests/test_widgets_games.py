@@ -474,12 +474,16 @@ def test_the_worked_example_is_scored_line_by_line_to_1475_and_185() -> None:
     for _ in range(11):  # six lines and a total, then three lines and a total
         press(g, "next_line")
         shown = [
-            line["value"] for t in w.game["sheet"]["teams"] for line in (*t["lines"], t["total"])
+            line["value"].strip("\u2066\u2069")  # numbers are isolated left to right
+            for t in w.game["sheet"]["teams"]
+            for line in (*t["lines"], t["total"])
         ]
-    assert shown == ["500", "300", "200", "100", "410", "-35", "1,475", "100", "180", "-95", "185"]
+    minus = "\u2212"
+    assert shown == ["500", "300", "200", "100", "410", f"{minus}35", "1,475", "100", "180",
+                     f"{minus}95", "185"]  # fmt: skip
     assert g.solved == {0}
-    summary = tr.ui("game.feedback.score_right", team0=tr.team("NS"), total0="1,475",
-                    team1=tr.team("EW"), total1="185")  # fmt: skip
+    summary = tr.ui("game.feedback.score_right", team0=tr.team("NS"), total0="\u20661,475\u2069",
+                    team1=tr.team("EW"), total1="\u2066185\u2069")  # fmt: skip
     assert w.message["text"] == summary
 
 
@@ -494,7 +498,10 @@ def test_each_line_of_the_example_is_explained_and_its_cards_marked() -> None:
     for _ in range(4):
         press(g, "next_line")  # ... to the melded cards: every meld of the team, counted
     melded = w.game["sheet"]["teams"][0]["lines"][4]
-    assert melded["rule"] == "C-VAL-2" and "70 + 120 + 80 + 40 + 50 + 50 = 410" in melded["why"]
+    assert melded["rule"] == "C-VAL-2" and melded["why"].endswith("= \u2066410\u2069.")
+    en = get_translator("en")
+    kings = en.ui("game.value_part", cards=en.cards(["K"] * 7), points="\u206670\u2069")
+    assert kings in melded["why"]
     assert len(w.game["highlight"]) == 6
 
 
@@ -517,7 +524,7 @@ def test_a_hand_to_score_marks_wrong_entries_with_the_right_value_and_why(lang: 
         line["id"]: line for t in w.game["sheet"]["teams"] for line in (*t["lines"], t["total"])
     }
     assert rows["0.3"]["state"] == "wrong" and rows["0.3"]["rule"] == "C-VAL-2"
-    assert rows["0.3"]["why"].startswith(tr.ui("game.score.should_be", points="180"))
+    assert rows["0.3"]["why"].startswith(tr.ui("game.score.should_be", points="\u2066180\u2069"))
     assert rows["0.3"]["entered"] == "170" and rows["0.0"]["state"] == "right"
     # Typed as a learner types: a thousands comma, a real minus sign, the script's own digits.
     digits = {"ur": "۶۶۵", "hi": "६६५", "te": "౬౬౫", "en": "665"}[lang]

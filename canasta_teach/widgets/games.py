@@ -334,10 +334,12 @@ class PuzzleGame:
         tr = self.tr
         state = self.controller.state
         side = ".ct-us" if team == self.controller.seat % 2 else ".ct-them"
-        points = tr.number
+        points = _signed
         if line is None:
             score = score_hand(state).teams[team]
-            working = " + ".join(points(ln.points) for ln in score.lines).replace("+ -", "− ")
+            working = " + ".join(points(ln.points) for ln in score.lines).replace(
+                "+ \u2212", "\u2212 "
+            )
             return tr.ui("game.score.why.total", working=working or "0",
                          total=points(score.total)), []  # fmt: skip
         melds = list(state.melds[team].values())
@@ -353,7 +355,15 @@ class PuzzleGame:
                 f"{side} .ct-red-threes"
             ]
         if line.code == "melded_cards":
-            working = " + ".join(points(g.value) for g in melds)
+            # "seven kings (70) + five queens, a 2 and a joker (120)": each meld and its count.
+            working = " + ".join(
+                tr.ui(
+                    "game.value_part",
+                    cards=tr.cards([TOKENS[k] for k in g.cards()]),
+                    points=points(g.value),
+                )  # fmt: skip
+                for g in melds
+            )
             selectors = [f"{side} [data-ct-meld='{TOKENS[g.rank]}']" for g in melds]
             return tr.ui(
                 SCORE_WHY[line.code], working=working, total=points(line.points)
@@ -389,9 +399,9 @@ class PuzzleGame:
         return tr.ui(
             "game.feedback.score_right",
             team0=tr.team(teams[0]),
-            total0=tr.number(totals[0]),
+            total0=_signed(totals[0]),
             team1=tr.team(teams[1]),
-            total1=tr.number(totals[1]),
+            total1=_signed(totals[1]),
         )
 
     def _on_values(self, control: str, values: Mapping[str, str]) -> None:
@@ -437,7 +447,7 @@ class PuzzleGame:
                 entry: dict[str, Any] = {"id": row_id, "label": label}
                 shown = (walk and index <= self.revealed) or done
                 if walk:
-                    entry["value"] = tr.number(right) if shown else ""
+                    entry["value"] = _signed(right) if shown else ""
                     if shown:
                         entry.update(why=why, rule=line.rule if line else "")
                     if walk and index == self.revealed and not done:
@@ -446,7 +456,7 @@ class PuzzleGame:
                 else:
                     entry["input"] = not done
                     entry["entered"] = self.entered.get(row_id, "")
-                    entry["value"] = tr.number(right) if done else ""
+                    entry["value"] = _signed(right) if done else ""
                     if row_id in self.marks:
                         ok = self.marks[row_id]
                         entry["state"] = "right" if ok else "wrong"
@@ -455,7 +465,7 @@ class PuzzleGame:
                         )
                         if not ok:
                             entry["why"] = (
-                                tr.ui("game.score.should_be", points=tr.number(right)) + " " + why
+                                tr.ui("game.score.should_be", points=_signed(right)) + " " + why
                             )
                             entry["rule"] = line.rule if line else ""
                 if entry.get("rule"):
@@ -852,6 +862,13 @@ class PuzzleGame:
             "controls": controls,
             "stage": self.stage,
         }
+
+
+def _signed(points: int) -> str:
+    """A score as the sheet shows it: thousands commas, a real minus sign, and kept left to
+    right inside right-to-left text (an isolate: in Urdu "−35" must not become "35−")."""
+    text = f"{abs(points):,}"
+    return "\u2066" + ("\u2212" + text if points < 0 else text) + "\u2069"
 
 
 def _as_number(text: str) -> int | None:
