@@ -58,7 +58,8 @@ def test_build_a_meld_in_urdu(page: Page, voila_url: str, artifacts: Path) -> No
         hand_card(page, "K", nth).click()
     page.locator("[data-ct-action='meld']").click()
     expect(progress).to_have_text(ur.ui("game.progress", solved=1, total=3))
-    expect(message).to_contain_text(ur.ui("game.solved"))
+    # A right answer says why it is right.
+    expect(message).to_contain_text(ur.ui("game.why.meld", cards=ur.cards(["K", "K", "K"])))
     expect(page.locator(".ct-us [data-ct-meld='K']")).to_be_visible()
     page.screenshot(path=str(artifacts / "table-build-a-meld-ur.png"), full_page=True)
     print(f"click to refusal shown: {refusal_ms:.0f} ms")
