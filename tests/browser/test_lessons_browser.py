@@ -504,7 +504,15 @@ def test_lesson_2_take_the_pile(
 
 
 def play_move(page: Page, move: Move) -> None:
-    """Play an engine move with the table's buttons, as a learner would."""
+    """Play an engine move with the table's buttons, as a learner would, and wait for the
+    table's answer (every move gets a message) before the next one."""
+    message = page.locator(".ct-message[role='status']")
+    seq = message.get_attribute("data-ct-seq") or ""
+    _press_for(page, move)
+    expect(message).not_to_have_attribute("data-ct-seq", seq, timeout=CLICK_TIMEOUT_MS)
+
+
+def _press_for(page: Page, move: Move) -> None:
     cards = " ".join(TOKENS[k] for k in getattr(move, "cards", ()))
     if isinstance(move, Draw):
         page.locator("[data-ct-action='draw']").click()

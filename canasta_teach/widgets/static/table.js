@@ -298,6 +298,8 @@ function render({ model, el }) {
     const message = model.get("message") || {};
     const labels = model.get("labels") || {};
     messageEl.className = "ct-message" + (message.kind ? " ct-" + message.kind : "");
+    // Which message this is: the same words twice are still two answers (tests wait on it).
+    messageEl.setAttribute("data-ct-seq", message.seq || "");
     messageEl.replaceChildren();
     if (!message.text) return;
     messageEl.append(h("span", { class: "ct-message-text", text: message.text }));
