@@ -404,7 +404,18 @@ class PuzzleGame:
             total1=_signed(totals[1]),
         )
 
+    def _restore(self, values: Mapping[str, str]) -> None:
+        """Puzzles solved in an earlier visit, as the page remembers them (the browser's
+        storage): marked solved again.  Anything else in the message is ignored."""
+        for part in values.get("solved", "").split(","):
+            if part.strip().isdigit() and int(part) < self.total:
+                self.solved.add(int(part))
+        self.render()
+
     def _on_values(self, control: str, values: Mapping[str, str]) -> None:
+        if control == "restore":
+            self._restore(values)
+            return
         if control != "check" or self.puzzle.goal != "score" or self.stage != "play":
             self.controller.say("refusal", self.tr.ui("msg.unknown_action"))
             return
@@ -844,6 +855,8 @@ class PuzzleGame:
         if puzzle.goal in SCORE_GOALS:
             sheet, highlight = self._sheet()
         self.widget.game = {
+            # What the page keeps in the browser between visits (no account, no server).
+            "kept": {"set": self.set.name, "solved": sorted(self.solved), "total": self.total},
             "sheet": sheet,
             "highlight": highlight,
             "next_lesson": next_lesson,

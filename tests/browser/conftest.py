@@ -15,6 +15,7 @@ Mark browser tests with ``@pytest.mark.browser`` (tests in this folder get it au
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -117,4 +118,9 @@ def page(browser_context: BrowserContext) -> Iterator[Page]:
     try:
         yield page
     finally:
+        # The app keeps progress in the browser's storage; the context is shared by all the
+        # tests, so each one leaves it empty for the next.
+        if page.url.startswith("http"):
+            with contextlib.suppress(Exception):
+                page.evaluate("() => window.localStorage.clear()")
         page.close(run_before_unload=True)

@@ -620,3 +620,45 @@ def test_each_lesson_loads_and_its_game_takes_a_wrong_and_a_right_answer(
     check_no_python_errors(page)
     check_links(page, page_status, lang, {INDEX, *(f"{lang}/{n}" for n in neighbours(notebook))})
     lesson_screenshot(page, artifacts, lang, notebook)
+
+
+def test_progress_survives_a_reload_shows_on_the_start_page_and_can_be_forgotten(
+    lesson_page: Page, voila_url: str, page_status: PageStatus, artifacts: Path
+) -> None:
+    """Progress lives in this browser only: a solved puzzle stays solved after a reload, the
+    start page marks the lesson with it, the chooser remembers the language, and the start
+    page's button forgets it all."""
+    page = lesson_page
+    tr = get_translator("en")
+    total = len(puzzle_set("build-a-meld").puzzles)
+    lesson = render_url(voila_url, f"en/{LESSON_1}")
+    open_page(page, lesson, page_status, ".ct-hand [data-ct-card]")
+    select(page, "K K K")
+    page.locator("[data-ct-action='meld']").click()
+    progress = page.locator(".ct-progress")
+    expect(progress).to_have_text(tr.ui("game.progress", solved=1, total=total))
+
+    page.reload()
+    expect(page.locator(".ct-hand [data-ct-card]").first).to_be_visible(timeout=PAGE_TIMEOUT_MS)
+    expect(progress).to_have_text(
+        tr.ui("game.progress", solved=1, total=total), timeout=CLICK_TIMEOUT_MS
+    )
+
+    open_page(page, render_url(voila_url, f"en/{START}"), page_status, ".ct-lang-en p")
+    mark = page.locator(f".ct-progress-mark[data-ct-lesson='{LESSON_1}']")
+    expect(mark).to_have_text(f" 1/{total}")
+    expect(mark).to_have_attribute("aria-label", f"1 of {total} puzzles solved")
+    expect(page.locator(".ct-progress-mark")).to_have_count(1)
+    screenshot(page, artifacts / "progress-start-en.png")
+
+    open_page(page, render_url(voila_url, INDEX), page_status, f"#rendered_cells {LINKS}")
+    note = page.locator(".ct-last-language")
+    expect(note).to_have_count(1)
+    expect(page.locator("a[href='en/00-start.ipynb'] + .ct-last-language")).to_have_count(1)
+
+    open_page(page, render_url(voila_url, f"en/{START}"), page_status, ".ct-lang-en p")
+    page.locator(".ct-reset-progress").click()
+    expect(page.locator(".ct-progress-mark")).to_have_count(0)
+    open_page(page, lesson, page_status, ".ct-hand [data-ct-card]")
+    page.wait_for_timeout(500)  # a restore would come back within a round trip
+    expect(progress).to_have_text(tr.ui("game.progress", solved=0, total=total))

@@ -378,9 +378,38 @@ function render({ model, el }) {
     );
   }
 
+  // Progress between visits: the solved puzzles of this lesson's game, in the browser's own
+  // storage (no account, nothing sent anywhere). Keyed by language and lesson page.
+  const progressKey = (game) => {
+    const page = decodeURIComponent(window.location.pathname.split("/").pop() || "");
+    const where = page.endsWith(".ipynb") ? page : (game.kept || {}).set || "";
+    return `canasta-teach:v1:progress:${model.get("lang") || "en"}:${where}`;
+  };
+  let restored = false;
+  function keepProgress(game) {
+    const progress = game.kept;
+    if (!progress || !Array.isArray(progress.solved)) return;
+    try {
+      const key = progressKey(game);
+      if (!restored) {
+        restored = true;
+        const saved = JSON.parse(window.localStorage.getItem(key) || "null");
+        const solved = saved && Array.isArray(saved.solved) ? saved.solved.filter((n) => Number.isInteger(n)) : [];
+        if (solved.some((n) => !progress.solved.includes(n))) {
+          send({ action: "game", id: "restore", values: { solved: solved.join(",") } });
+          return;
+        }
+      }
+      window.localStorage.setItem(key, JSON.stringify({ solved: progress.solved, total: progress.total }));
+    } catch (error) {
+      // No storage (a private window, a sandbox): the lesson works, it only forgets.
+    }
+  }
+
   function drawGame() {
     const game = model.get("game") || {};
     const labels = model.get("labels") || {};
+    keepProgress(game);
     gameEl.replaceChildren();
     gameEl.hidden = !game.title;
     applyHighlights();
