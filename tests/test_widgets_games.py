@@ -13,6 +13,7 @@ from pathlib import Path
 import ipywidgets
 import pytest
 
+from canasta_teach.engine.cards import TOKENS
 from canasta_teach.i18n import get_translator
 from canasta_teach.widgets import CardTable, PuzzleGame, play
 from canasta_teach.widgets.puzzles import (
@@ -543,3 +544,20 @@ def test_the_score_sheet_refuses_malformed_entries_without_losing_the_puzzle() -
     g.controller.intent({"action": "game", "id": "check", "values": {"0.0": "three hundred"}})
     assert w.game["sheet"]["teams"][0]["lines"][0]["state"] == "wrong"
     assert before["label"] == w.game["sheet"]["teams"][0]["lines"][0]["label"]
+
+
+def test_a_puzzle_pile_can_be_spread_to_see_every_card_in_it() -> None:
+    # The walkthrough: puzzles hinge on cards under the top one that the learner never saw.
+    w, g = game("take")
+    tr = get_translator("en")
+    pile = w.view["pile"]
+    state = g.controller.state
+    tokens = [TOKENS[k] for k in state.pile]
+    assert pile["cards"] == tokens and len(tokens) > 1
+    assert pile["cards_text"] == tr.ui("table.pile_cards", cards=tr.cards(tokens))
+    assert w.labels["show_pile"] == tr.ui("table.show_pile")
+    # A free table (no puzzle) keeps the pile squared up, as at a real table.
+    from canasta_teach.widgets import TableController
+
+    free = TableController(state.copy(), tr, "en")
+    assert "cards" not in free.widget.view["pile"]

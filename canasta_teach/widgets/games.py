@@ -186,6 +186,7 @@ class PuzzleGame:
             {partner: self._partner_answer} if puzzle.partner is not None else {}
         )
         self.controller.pile_hints = puzzle.goal != "take_or_explain"
+        self.controller.pile_spread = True  # a puzzle may hinge on a card under the top one
         with self.widget.hold_sync():
             self.controller.reset(state)
             self.controller.status_override = self._task()

@@ -176,6 +176,8 @@ def build_labels(tr: Translator, players: int = 4) -> dict[str, Any]:
         "selected": tr.ui("table.selected", count="{count}"),  # filled in by the browser
         "stock": tr.ui("table.stock"),
         "pile": tr.ui("table.pile"),
+        "show_pile": tr.ui("table.show_pile"),
+        "hide_pile": tr.ui("table.hide_pile"),
         "frozen": tr.ui("table.frozen"),
         "stop": tr.ui("table.stop"),
         "set_aside": tr.ui("table.set_aside"),
@@ -241,6 +243,9 @@ class TableController:
         self.on_move = on_move
         #: A game may word a refusal itself (a quiz must not print the answer it asks for).
         self.on_refusal = on_refusal
+        #: Whether the learner may spread the pile to see every card in it (a teaching aid in
+        #: the puzzles: an answer may depend on a card under the top one).
+        self.pile_spread = False
         #: A game with a form (the score sheet) gets its entries with the control pressed.
         self.on_game_values: Callable[[str, Mapping[str, str]], None] | None = None
         #: Whether the pile's "frozen" label also says what takes it (a quiz about exactly
@@ -608,7 +613,7 @@ class TableController:
             "others": others,
             "my_turn": state.to_move == self.seat and not state.is_over,
             "status": self._status_text(),
-            "pile": {**pile, "text": pile_text, "frozen_text": frozen_text},
+            "pile": {**pile, "text": pile_text, "frozen_text": frozen_text, **self._spread()},
             "stock_text": tr.ntext("ui", "table.stock_count", view["stock"], count=view["stock"]),
             "staged_text": (
                 tr.ui("table.staged", have=state.staged_value(), needed=state.minimum(mine))
@@ -618,6 +623,16 @@ class TableController:
             "actions": list(self.actions),
             "enabled": self.enabled(),
             "addable": sorted(meld_index),
+        }
+
+    def _spread(self) -> dict[str, Any]:
+        """The pile's cards, bottom to top, when the learner may spread it (else nothing)."""
+        if not self.pile_spread or not self.state.pile:
+            return {}
+        cards = [TOKENS[k] for k in self.state.pile]
+        return {
+            "cards": cards,
+            "cards_text": self.tr.ui("table.pile_cards", cards=self.tr.cards(cards)),
         }
 
     def _status_text(self) -> str:

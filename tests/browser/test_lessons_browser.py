@@ -662,3 +662,39 @@ def test_progress_survives_a_reload_shows_on_the_start_page_and_can_be_forgotten
     open_page(page, lesson, page_status, ".ct-hand [data-ct-card]")
     page.wait_for_timeout(500)  # a restore would come back within a round trip
     expect(progress).to_have_text(tr.ui("game.progress", solved=0, total=total))
+
+
+@pytest.mark.parametrize("lang", ["en", "ur"])
+def test_the_pile_spreads_to_show_the_cards_a_puzzle_hinges_on(
+    lesson_page: Page, voila_url: str, page_status: PageStatus, artifacts: Path, lang: str
+) -> None:
+    # Puzzle 6 of "take the pile": the aces inside the pile do not count for the first meld,
+    # and the learner can now see them.
+    page = lesson_page
+    tr = get_translator(lang)
+    pset = puzzle_set("take-the-pile")
+    index, puzzle = puzzle_named(pset, "06-first-meld-too-low.txt")
+    open_page(page, render_url(voila_url, f"{lang}/{LESSON_2}"), page_status, ".ct-pile")
+    for _ in range(index):
+        page.locator("[data-ct-game='next']").click()
+    top = TOKENS[puzzle.state().pile[-1]]
+    expect(page.locator("[data-ct-pile]")).to_have_attribute("data-ct-pile", top)
+    toggle = page.locator(".ct-pile-toggle")
+    expect(toggle).to_have_text(tr.ui("table.show_pile"))
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    expect(page.locator(".ct-pile-spread")).to_have_count(0)
+    toggle.click()
+    spread = page.locator(".ct-pile-spread")
+    tokens = [TOKENS[k] for k in puzzle.state().pile]
+    expect(spread.locator("[data-ct-card]")).to_have_count(len(tokens))
+    assert (
+        spread.locator("[data-ct-card]").evaluate_all(
+            "els => els.map(e => e.getAttribute('data-ct-card'))"
+        )
+        == tokens
+    )
+    expect(spread).to_have_attribute(
+        "aria-label", tr.ui("table.pile_cards", cards=tr.cards(tokens))
+    )
+    expect(page.locator(".ct-pile-toggle")).to_have_text(tr.ui("table.hide_pile"))
+    screenshot(page, artifacts / f"pile-spread-{lang}.png")

@@ -62,6 +62,7 @@ function render({ model, el }) {
   el.append(root);
 
   let selected = new Set(); // indices into view.hand
+  let pileOpen = false; // the pile spread out (a local view: no round trip)
   let handKey = "";
 
   const send = (payload) => model.send(payload);
@@ -194,8 +195,26 @@ function render({ model, el }) {
         h("span", { class: "ct-pile-cards" }, pileCard, stop),
         h("span", { class: "ct-caption", text: `${labels.pile}: ${pile.text || ""}` }),
         pile.frozen ? h("span", { class: "ct-frozen-label", text: pile.frozen_text ? `${labels.frozen}: ${pile.frozen_text}` : labels.frozen }) : null,
+        pile.cards && pile.cards.length > 1
+          ? h("button", {
+              type: "button",
+              class: "ct-pile-toggle",
+              "aria-expanded": pileOpen ? "true" : "false",
+              "data-ct-focus": "pile-toggle",
+              text: pileOpen ? labels.hide_pile : labels.show_pile,
+              onclick: () => { pileOpen = !pileOpen; keepFocus(drawTable); },
+            })
+          : null,
       ),
     );
+    const spread = pileOpen && pile.cards && pile.cards.length > 1
+      ? h(
+          "div",
+          { class: "ct-pile-spread", role: "group", "aria-label": pile.cards_text || "", dir: "ltr" },
+          h("span", { class: "ct-caption", text: pile.cards_text || "" }),
+          h("span", { class: "ct-pile-spread-cards" }, pile.cards.map((t) => tableCard(t, labels, "ct-small"))),
+        )
+      : null;
 
     const staged = (view.staged || []).length
       ? h(
@@ -213,6 +232,7 @@ function render({ model, el }) {
         others,
         teamBox(them),
         centre,
+        spread,
         teamBox(us),
         staged,
       ].filter(Boolean),
