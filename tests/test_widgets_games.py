@@ -554,7 +554,8 @@ def test_a_puzzle_pile_can_be_spread_to_see_every_card_in_it() -> None:
     state = g.controller.state
     tokens = [TOKENS[k] for k in state.pile]
     assert pile["cards"] == tokens and len(tokens) > 1
-    assert pile["cards_text"] == tr.ui("table.pile_cards", cards=tr.cards(tokens))
+    in_order = tr.join([tr.card(t) for t in tokens])  # bottom to top, not grouped
+    assert pile["cards_text"] == tr.ui("table.pile_cards", cards=in_order)
     assert w.labels["show_pile"] == tr.ui("table.show_pile")
     # A free table (no puzzle) keeps the pile squared up, as at a real table.
     from canasta_teach.widgets import TableController

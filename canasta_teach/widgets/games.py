@@ -347,7 +347,8 @@ class PuzzleGame:
         if line.code in ("canastas_natural", "canastas_mixed"):
             natural = line.code == "canastas_natural"
             chosen = [g for g in melds if g.is_canasta and g.is_natural == natural]
-            names = tr.join([tr.cards([TOKENS[k] for k in g.cards()]) for g in chosen])
+            # " · " between canastas: a list joiner would run two canastas' cards together.
+            names = " · ".join(tr.cards([TOKENS[k] for k in g.cards()]) for g in chosen)
             selectors = [f"{side} [data-ct-meld='{TOKENS[g.rank]}']" for g in chosen]
             return tr.ui(SCORE_WHY[line.code], melds=names), selectors
         if line.code in ("red_threes", "red_threes_unmelded"):

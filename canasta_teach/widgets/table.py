@@ -630,10 +630,9 @@ class TableController:
         if not self.pile_spread or not self.state.pile:
             return {}
         cards = [TOKENS[k] for k in self.state.pile]
-        return {
-            "cards": cards,
-            "cards_text": self.tr.ui("table.pile_cards", cards=self.tr.cards(cards)),
-        }
+        # In order, bottom to top: equal cards are not grouped as in other lists.
+        named = self.tr.join([self.tr.card(token) for token in cards])
+        return {"cards": cards, "cards_text": self.tr.ui("table.pile_cards", cards=named)}
 
     def _status_text(self) -> str:
         if self.status_override is not None:

@@ -694,7 +694,32 @@ def test_the_pile_spreads_to_show_the_cards_a_puzzle_hinges_on(
         == tokens
     )
     expect(spread).to_have_attribute(
-        "aria-label", tr.ui("table.pile_cards", cards=tr.cards(tokens))
+        "aria-label", tr.ui("table.pile_cards", cards=tr.join([tr.card(t) for t in tokens]))
     )
     expect(page.locator(".ct-pile-toggle")).to_have_text(tr.ui("table.hide_pile"))
     screenshot(page, artifacts / f"pile-spread-{lang}.png")
+
+
+def test_every_game_fits_one_laptop_screen_in_every_language(
+    page: Page, voila_url: str, page_status: PageStatus
+) -> None:
+    """At 1366x768 the game's title and question, the hand, the buttons and the answer to a
+    move all fit one screen together (two columns on a screen this wide), Nastaliq included."""
+    page.set_viewport_size({"width": 1366, "height": 768})
+    too_tall = []
+    for lang in LANGUAGES:
+        for notebook, _game in COURSE:
+            open_page(page, render_url(voila_url, f"{lang}/{notebook}"), page_status,
+                      ".ct-root .ct-game-title")  # fmt: skip
+            span = page.evaluate(
+                """() => {
+                  const top = document.querySelector('.ct-game').getBoundingClientRect().top;
+                  const parts = ['.ct-prompt', '.ct-hand-area', '.ct-buttons', '.ct-message']
+                    .map(s => document.querySelector(s)).filter(e => e && e.offsetParent);
+                  const bottom = Math.max(...parts.map(e => e.getBoundingClientRect().bottom));
+                  return Math.round(bottom - top);
+                }"""
+            )
+            if span > 768:
+                too_tall.append((lang, notebook, span))
+    assert too_tall == [], too_tall

@@ -433,6 +433,11 @@ function render({ model, el }) {
     gameEl.replaceChildren();
     gameEl.hidden = !game.title;
     applyHighlights();
+    // A puzzle: a compact table, and the answer to a move right under the question, so that
+    // question, hand, buttons and answer fit one laptop screen together.
+    root.classList.toggle("ct-puzzle", !!game.title);
+    root.classList.toggle("ct-scoring", !!game.sheet);
+    if (game.title && messageEl.nextSibling !== tableEl) root.insertBefore(messageEl, tableEl);
     if (!game.title) return;
     gameEl.setAttribute("aria-label", game.title);
     const control = (c) =>
