@@ -529,8 +529,39 @@ def test_texts_are_normalised_unicode() -> None:
 
 
 def test_assets_folder_holds_the_same_art_as_the_package() -> None:
-    from canasta_teach.widgets.cardart import all_card_art, file_name
+    from canasta_teach.widgets.cardart import BACK_TOKEN, card_svg, file_name
 
     folder = Path(__file__).resolve().parents[1] / "assets" / "cards"
-    for token, svg in all_card_art().items():
+    for token in (*TOKENS, BACK_TOKEN):
+        svg = card_svg(token)
         assert (folder / file_name(token)).read_text(encoding="utf-8") == svg + "\n", token
+
+
+def test_cards_come_in_suits_that_differ_in_shape_and_threes_keep_their_colour() -> None:
+    from canasta_teach.widgets.cardart import RED, all_card_art, suit_for, suits_of
+
+    art = all_card_art()
+    assert suits_of("JK") == () and suit_for("JK", 3) is None
+    assert set(suits_of("3R")) == {"H", "D"} and set(suits_of("3B")) == {"S", "C"}
+    for token in TOKENS:
+        faces = {art[f"{token}:{suit}"] for suit in suits_of(token)}
+        assert len(faces) == len(suits_of(token)), token  # every suit drawn differently
+    assert RED in art["7:H"] and RED in art["7:D"] and RED not in art["7:S"]
+    # Copies of a card in a row show different suits; a red three is never black.
+    assert suit_for("7", 0) != suit_for("7", 1)
+    assert {suit_for("3R", n) for n in range(4)} == {"H", "D"}
+    assert {suit_for("3B", n) for n in range(4)} == {"S", "C"}
+
+
+def test_the_page_gives_each_card_the_suit_the_lessons_pictures_give_it() -> None:
+    # table.js repeats cardart.suit_for (a copy in a row gets the next suit): same kinds, same
+    # order, so a card looks the same in a lesson's picture and on the table below it.
+    import json
+    import re
+
+    from canasta_teach.widgets.cardart import SUITS
+
+    js = (Path(__file__).resolve().parents[1] / "canasta_teach/widgets/static/table.js").read_text()
+    order = json.loads(re.search(r"const TOKEN_ORDER = (\[[^\]]*\]);", js).group(1))
+    suits = json.loads(re.search(r"const SUITS = (\[[^\]]*\]);", js).group(1))
+    assert order == list(TOKENS) and suits == list(SUITS)

@@ -85,29 +85,70 @@ def _crown(points: int) -> str:
     )
 
 
-def _natural(token: str) -> str:
-    body = [_FRAME, _index(token, INK)]
+#: The four suits, drawn as shapes (no font needed): spades, hearts, diamonds, clubs.  The
+#: engine ignores suits (only threes have a colour that matters); the table shows them so the
+#: cards look like the cards on a real table, each copy of a card with a suit of its own.
+SUITS: Final = ("S", "H", "D", "C")
+RED_SUITS: Final = frozenset({"H", "D"})
+_SUIT_SHAPES: Final = {
+    "H": '<path d="M5,9.2 C2.6,7.4 0,5.4 0,3 C0,1.3 1.3,0 3,0 C4,0 4.7,0.6 5,1.5 C5.3,0.6 6,0 '
+    '7,0 C8.7,0 10,1.3 10,3 C10,5.4 7.4,7.4 5,9.2 Z"/>',
+    "D": '<path d="M5,0 L9,5 L5,10 L1,5 Z"/>',
+    "S": '<path d="M5,0 C3.5,2 0,4 0,6.4 C0,8 1.2,9 2.6,9 C3.5,9 4.2,8.6 4.6,8 L4,10 L6,10 '
+    'L5.4,8 C5.8,8.6 6.5,9 7.4,9 C8.8,9 10,8 10,6.4 C10,4 6.5,2 5,0 Z"/>',
+    "C": '<circle cx="5" cy="2.7" r="2.5"/><circle cx="2.5" cy="6.3" r="2.5"/>'
+    '<circle cx="7.5" cy="6.3" r="2.5"/><path d="M4.4,6 L3.6,10 L6.4,10 L5.6,6 Z"/>',
+}
+
+
+def suit_colour(suit: str) -> str:
+    return RED if suit in RED_SUITS else INK
+
+
+def _suit(suit: str, x: float, y: float, size: float) -> str:
+    """A suit shape ``size`` wide with its top-left corner at (x, y)."""
+    return (
+        f'<g transform="translate({x:.1f},{y:.1f}) scale({size / 10:.2f})" '
+        f'fill="{suit_colour(suit)}">{_SUIT_SHAPES[suit]}</g>'
+    )
+
+
+def _corner_suit(suit: str) -> str:
+    """The suit under the corner index, and upside down in the opposite corner."""
+    mark = _suit(suit, 5.5, 18, 8)
+    return mark + f'<g transform="rotate(180 {WIDTH / 2} {HEIGHT / 2})">{mark}</g>'
+
+
+def _natural(token: str, suit: str | None = None) -> str:
+    colour = suit_colour(suit) if suit else INK
+    body = [_FRAME, _index(token, colour)]
+    if suit:
+        body.append(_corner_suit(suit))
     body.append(
-        f'<rect x="9" y="19" width="{WIDTH - 18}" height="{HEIGHT - 38}" rx="3" fill="none" '
+        f'<rect x="13" y="19" width="{WIDTH - 26}" height="{HEIGHT - 38}" rx="3" fill="none" '
         f'stroke="{INK}" stroke-opacity="0.25"/>'
     )
     if token in ("J", "Q", "K"):
         body.append(_crown({"J": 3, "Q": 4, "K": 5}[token]))
-        body.append(_centre_text(token, INK, size=16, y=60))
+        body.append(_centre_text(token, colour, size=16, y=60))
+    elif suit:
+        body.append(_centre_text(token, colour, size=20 if len(token) > 1 else 24, y=44))
+        body.append(_suit(suit, WIDTH / 2 - 7, 49, 14))
     else:
         body.append(_centre_text(token, INK, size=24 if len(token) > 1 else 28))
     return "".join(body)
 
 
-def _wild_two() -> str:
+def _wild_two(suit: str | None = None) -> str:
     return "".join(
         [
             _FRAME,
             f'<rect x="4" y="4" width="{WIDTH - 8}" height="{HEIGHT - 8}" rx="4" fill="none" '
             f'stroke="{GOLD}" stroke-width="2.5"/>',
-            _index("2", INK),
+            _index("2", suit_colour(suit) if suit else INK),
+            _corner_suit(suit) if suit else "",
             _star(WIDTH / 2, 34, 11, GOLD),
-            _centre_text("2", INK, size=20, y=66),
+            _centre_text("2", suit_colour(suit) if suit else INK, size=20, y=66),
         ]
     )
 
@@ -134,12 +175,13 @@ def _joker() -> str:
     )
 
 
-def _red_three() -> str:
+def _red_three(suit: str | None = None) -> str:
     diamond = f'<polygon points="30,20 44,40 30,60 16,40" fill="{RED}"/>'
     return "".join(
         [
             _FRAME,
             _index("3", RED),
+            _corner_suit(suit) if suit else "",
             diamond,
             _centre_text("3", "#fffdf7", size=20, y=47),
             f'<polygon points="30,64 35,70 30,76 25,70" fill="{RED}"/>',
@@ -147,7 +189,7 @@ def _red_three() -> str:
     )
 
 
-def _black_three() -> str:
+def _black_three(suit: str | None = None) -> str:
     # A stop octagon (C-BLK-1: a black three stops the next player).
     pts = []
     for i in range(8):
@@ -158,6 +200,7 @@ def _black_three() -> str:
         [
             _FRAME,
             _index("3", "#111111"),
+            _corner_suit(suit) if suit else "",
             octagon,
             _centre_text("3", "#fffdf7", size=20, y=47),
             '<rect x="22" y="64" width="16" height="10" fill="#111111"/>',
@@ -182,29 +225,59 @@ def _back() -> str:
     )
 
 
-def card_svg(token: str) -> str:
+def suits_of(token: str) -> tuple[str, ...]:
+    """The suits a card kind comes in: none for the joker and the back; hearts and diamonds
+    for a red three, spades and clubs for a black one; all four for the rest."""
+    if token in ("JK", BACK_TOKEN):
+        return ()
+    if token == "3R":
+        return ("H", "D")
+    if token == "3B":
+        return ("S", "C")
+    return SUITS
+
+
+def suit_for(token: str, nth: int) -> str | None:
+    """The suit shown on the ``nth`` copy of ``token`` in a row of cards: copies differ, and
+    single cards of different ranks do too (the same rule in the page and in the lessons)."""
+    suits = suits_of(token)
+    if not suits:
+        return None
+    offset = TOKENS.index(token) if token in TOKENS else 0
+    return suits[(nth + offset) % len(suits)]
+
+
+def card_svg(token: str, suit: str | None = None) -> str:
     """The SVG markup of one card kind (a notation token such as ``7``, ``JK``, ``3R``), or
-    of the card back (``"back"``).  Raises ``KeyError`` for anything else."""
+    of the card back (``"back"``), in ``suit`` when given.  Raises ``KeyError`` for anything
+    else (or a suit the kind does not come in)."""
+    if suit is not None and suit not in suits_of(token):
+        raise KeyError(f"{token}:{suit}")
     if token == BACK_TOKEN:
         inner = _back()
     elif token == "JK":
         inner = _joker()
     elif token == "2":
-        inner = _wild_two()
+        inner = _wild_two(suit)
     elif token == "3R":
-        inner = _red_three()
+        inner = _red_three(suit)
     elif token == "3B":
-        inner = _black_three()
+        inner = _black_three(suit)
     elif token in TOKENS:
-        inner = _natural(token)
+        inner = _natural(token, suit)
     else:
         raise KeyError(token)
     return _open() + inner + "</svg>"
 
 
 def all_card_art() -> dict[str, str]:
-    """Every card kind's SVG, and the back, keyed by token."""
-    return {token: card_svg(token) for token in (*TOKENS, BACK_TOKEN)}
+    """Every card kind's SVG, and the back, keyed by token; and each suited face, keyed
+    ``"<token>:<suit>"`` (what the table draws)."""
+    art = {token: card_svg(token) for token in (*TOKENS, BACK_TOKEN)}
+    for token in TOKENS:
+        for suit in suits_of(token):
+            art[f"{token}:{suit}"] = card_svg(token, suit)
+    return art
 
 
 def file_name(token: str) -> str:
@@ -216,7 +289,8 @@ def write_assets(folder: Path) -> list[Path]:
     """Write one SVG file per kind (and the back) into ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for token, svg in all_card_art().items():
+    for token in (*TOKENS, BACK_TOKEN):
+        svg = card_svg(token)
         path = folder / file_name(token)
         path.write_text(svg + "\n", encoding="utf-8")
         written.append(path)

@@ -22,7 +22,7 @@ from functools import cache
 
 from canasta_teach.engine.cards import TOKENS
 
-from .cardart import card_svg
+from .cardart import card_svg, suit_for
 
 #: The marker a picture row carries (its cards, in notation), so tests can find and redraw it.
 MARKER = "data-ct-cards"
@@ -32,8 +32,8 @@ CARD_WIDTH = 46
 
 
 @cache
-def _data_uri(token: str) -> str:
-    svg = card_svg(token).encode("utf-8")
+def _data_uri(token: str, suit: str | None) -> str:
+    svg = card_svg(token, suit).encode("utf-8")
     return "data:image/svg+xml;base64," + base64.b64encode(svg).decode("ascii")
 
 
@@ -61,10 +61,15 @@ def cards_html(text: str, lang: str) -> str:
     groups = parse_groups(text)
     spans = []
     for group in groups:
+        seen: dict[str, int] = {}
+        suits = []
+        for token in group:  # each copy in a row gets its own suit, as on the table
+            suits.append(suit_for(token, seen.get(token, 0)))
+            seen[token] = seen.get(token, 0) + 1
         images = "".join(
-            f'<img src="{_data_uri(token)}" alt="{html.escape(spoken_card_name(tr, token))}" '
+            f'<img src="{_data_uri(token, suit)}" alt="{html.escape(spoken_card_name(tr, token))}" '
             f'width="{CARD_WIDTH}" style="margin: 0 1px; vertical-align: middle;">'
-            for token in group
+            for token, suit in zip(group, suits, strict=True)
         )
         spans.append(f'<span style="display: inline-block; margin: 0 10px 4px 0;">{images}</span>')
     label = " · ".join(tr.cards(group) for group in groups)

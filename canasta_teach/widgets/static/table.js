@@ -28,11 +28,29 @@ function fill(template, values) {
   return String(template || "").replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
 }
 
-function art(token) {
+// The suit shown on the nth copy of a card in a row (cardart.suit_for: the same rule in
+// Python for the lessons' pictures). Suits are for the eye only: the engine ignores them.
+const SUITS = ["S", "H", "D", "C"];
+const TOKEN_ORDER = ["JK", "2", "3R", "3B", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
+function suitFor(token, nth) {
+  const suits = token === "JK" || token === "back" ? [] : token === "3R" ? ["H", "D"] : token === "3B" ? ["S", "C"] : SUITS;
+  if (!suits.length) return null;
+  const offset = Math.max(TOKEN_ORDER.indexOf(token), 0);
+  return suits[(nth + offset) % suits.length];
+}
+
+function art(token, nth) {
   const span = document.createElement("span");
   span.className = "ct-art";
-  span.innerHTML = CARD_ART[token] || CARD_ART.back || "";
+  const suit = nth === undefined ? null : suitFor(token, nth);
+  span.innerHTML = (suit && CARD_ART[`${token}:${suit}`]) || CARD_ART[token] || CARD_ART.back || "";
   return span;
+}
+
+// Numbers each card of a row by its copy: the 1st 7, the 2nd 7... (for its suit).
+function copies(tokens) {
+  const seen = {};
+  return tokens.map((t) => { seen[t] = (seen[t] || 0) + 1; return seen[t] - 1; });
 }
 
 // The name a screen reader says: words even for a number card ("Seven", not "7").
@@ -41,12 +59,12 @@ function spokenName(token, labels) {
 }
 
 // A card lying on the table (not selectable): an image with a text name.
-function tableCard(token, labels, extra) {
+function tableCard(token, labels, extra, nth) {
   const name = (labels.cards || {})[token] || token;
   return h(
     "span",
     { class: "ct-card ct-static " + (extra || ""), role: "img", "aria-label": spokenName(token, labels), "data-ct-card": token },
-    art(token),
+    art(token, nth === undefined ? 0 : nth),
     h("span", { class: "ct-card-name", "aria-hidden": "true", text: name }),
   );
 }
@@ -96,7 +114,8 @@ function render({ model, el }) {
 
   function meldGroup(meld, labels, team, enabled) {
     const name = (labels.cards || {})[meld.rank] || meld.rank;
-    const cards = h("span", { class: "ct-meld-cards" }, meld.cards.map((t) => tableCard(t, labels, "ct-small")));
+    const nths = copies(meld.cards);
+    const cards = h("span", { class: "ct-meld-cards" }, meld.cards.map((t, i) => tableCard(t, labels, "ct-small", nths[i])));
     const badge = meld.canasta
       ? h("span", {
           class: "ct-canasta ct-canasta-" + meld.canasta,
@@ -212,7 +231,7 @@ function render({ model, el }) {
           "div",
           { class: "ct-pile-spread", role: "group", "aria-label": pile.cards_text || "", dir: "ltr" },
           h("span", { class: "ct-caption", text: pile.cards_text || "" }),
-          h("span", { class: "ct-pile-spread-cards" }, pile.cards.map((t) => tableCard(t, labels, "ct-small"))),
+          h("span", { class: "ct-pile-spread-cards" }, pile.cards.map((t, i) => tableCard(t, labels, "ct-small", copies(pile.cards)[i]))),
         )
       : null;
 
@@ -248,6 +267,7 @@ function render({ model, el }) {
       selected = new Set();
       handKey = key;
     }
+    const nths = copies(hand);
     const cards = hand.map((token, i) => {
       const name = (labels.cards || {})[token] || token;
       const isSel = selected.has(i);
@@ -266,7 +286,7 @@ function render({ model, el }) {
             keepFocus(redrawLocal);
           },
         },
-        art(token),
+        art(token, nths[i]),
         h("span", { class: "ct-card-name", "aria-hidden": "true", text: name }),
       );
     });
@@ -461,7 +481,8 @@ function render({ model, el }) {
       h("p", { class: "ct-prompt", text: game.prompt }),
     );
     if (game.proposed && game.proposed.length) {
-      gameEl.append(h("div", { class: "ct-proposed", role: "group", "aria-label": game.proposed_label }, game.proposed.map((t) => tableCard(t, labels, "ct-small"))));
+      const nths = copies(game.proposed);
+      gameEl.append(h("div", { class: "ct-proposed", role: "group", "aria-label": game.proposed_label }, game.proposed.map((t, i) => tableCard(t, labels, "ct-small", nths[i]))));
     }
     if (game.choices && game.choices.length) {
       gameEl.append(
