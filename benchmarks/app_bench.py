@@ -29,6 +29,7 @@ lessons that have a mini-game against the bare button (median and worst lesson).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import statistics
 import sys
@@ -275,6 +276,25 @@ def _click(page: Page, action: Action) -> float:
     return float(clock["t1"] - clock["t0"])
 
 
+#: "Next lesson": from a click on the navigation link of lesson 2 to lesson 3's game, ready.
+NEXT_FROM, NEXT_TO = "02-deal-and-turn.ipynb", "03-melds-canastas.ipynb"
+
+
+def _next_lesson_ms(context: BrowserContext, base: str, lang: str) -> float:
+    """Milliseconds from a click on a lesson's "next lesson" link to the next lesson's game
+    being usable (its hand drawn): the page load, the kernel and the widget together."""
+    page, _tti = _load(context, base + f"{lang}/{NEXT_FROM}", LESSON_READY)
+    try:
+        link = page.locator(f"#rendered_cells a[href='{NEXT_TO}']").last
+        started = time.perf_counter()
+        link.click()
+        page.wait_for_url(f"**/{lang}/{NEXT_TO}", timeout=PAGE_TIMEOUT_MS)
+        page.locator(LESSON_READY).first.wait_for(state="visible", timeout=PAGE_TIMEOUT_MS)
+        return (time.perf_counter() - started) * 1000
+    finally:
+        page.close(run_before_unload=True)
+
+
 def measure(
     notebooks: Sequence[str] | None = None,
     repeats: int = 5,
@@ -288,6 +308,7 @@ def measure(
     from playwright.sync_api import sync_playwright
 
     names = list(notebooks) if notebooks else default_notebooks()
+    next_ms: list[float] = []
     results = {name: PageResult(name, ready_selector(name)) for name in names}
     with tempfile.TemporaryDirectory(prefix="canasta-bench-") as tmp:
         site = app.link_site(Path(tmp) / "site", {BENCH_PREFIX: BARE_SOURCE})
@@ -343,12 +364,17 @@ def measure(
                                     page.close(
                                         run_before_unload=True
                                     )  # as a tab close: kernel shut down
+                        for _ in range(repeats):
+                            for lang in LANGUAGES:
+                                with contextlib.suppress(PlaywrightError, NotInteractive):
+                                    next_ms.append(_next_lesson_ms(context, base, lang))
                     finally:
                         context.close()
             finally:
                 app.stop_server(server)
     return {
         "server_start_s": server_start_s,
+        "next_lesson_ms": next_ms,
         "preheat": preheat,
         "repeats": repeats,
         "clicks": clicks,
@@ -412,6 +438,13 @@ def report(result: dict[str, Any]) -> str:
     lessons = [p for p in pages if p["notebook"] != BARE]
     if not lessons:
         lines.append("  (no lessons/*/0*.ipynb yet: lesson targets not checked)")
+    if result.get("next_lesson_ms"):
+        next_ms = result["next_lesson_ms"]
+        lines.append(
+            f"  next lesson (click on lesson 2's link to lesson 3's game usable, all languages): "
+            f"median {statistics.median(next_ms):.0f} ms, worst {max(next_ms):.0f} ms "
+            f"({len(next_ms)} clicks)"
+        )
     lines += _lesson_summary(lessons, bare_tti, bare_click)
     lines.append(
         "  targets: lesson TTI <= 1.3x bare; lesson click-to-update <= 1.5x bare and < 100 ms"

@@ -723,3 +723,27 @@ def test_every_game_fits_one_laptop_screen_in_every_language(
             if span > 768:
                 too_tall.append((lang, notebook, span))
     assert too_tall == [], too_tall
+
+
+@pytest.mark.parametrize("lang", ["en", "ur"])
+def test_a_lesson_game_stays_usable_on_a_phone(
+    page: Page, voila_url: str, page_status: PageStatus, artifacts: Path, lang: str
+) -> None:
+    """390x844: nothing runs off the side of the screen, and a card, the Meld button and the
+    answer can all be used (the layout is one column there)."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_page(page, render_url(voila_url, f"{lang}/{LESSON_1}"), page_status,
+              ".ct-hand [data-ct-card]")  # fmt: skip
+    widths = page.evaluate(
+        """() => ({page: document.documentElement.scrollWidth,
+                   root: document.querySelector('.ct-root').getBoundingClientRect().right})"""
+    )
+    assert widths["page"] <= 392 and widths["root"] <= 392, widths
+    assert page.locator(".ct-root").evaluate("el => getComputedStyle(el).display") != "grid"
+    select(page, "K K K")
+    meld = page.locator("[data-ct-action='meld']")
+    meld.scroll_into_view_if_needed()
+    meld.click()
+    message = page.locator(".ct-message[role='status']")
+    expect(message).to_have_class(re.compile(r"\bct-success\b"), timeout=CLICK_TIMEOUT_MS)
+    screenshot(page, artifacts / f"phone-{lang}-03.png")
