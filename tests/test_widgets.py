@@ -538,15 +538,26 @@ def test_assets_folder_holds_the_same_art_as_the_package() -> None:
 
 
 def test_cards_come_in_suits_that_differ_in_shape_and_threes_keep_their_colour() -> None:
-    from canasta_teach.widgets.cardart import RED, all_card_art, suit_for, suits_of
+    from canasta_teach.widgets.cardart import (
+        RED,
+        all_card_art,
+        card_svg,
+        fill_template,
+        suit_for,
+        suits_of,
+    )
 
     art = all_card_art()
     assert suits_of("JK") == () and suit_for("JK", 3) is None
     assert set(suits_of("3R")) == {"H", "D"} and set(suits_of("3B")) == {"S", "C"}
     for token in TOKENS:
-        faces = {art[f"{token}:{suit}"] for suit in suits_of(token)}
+        faces = {card_svg(token, suit) for suit in suits_of(token)}
         assert len(faces) == len(suits_of(token)), token  # every suit drawn differently
-    assert RED in art["7:H"] and RED in art["7:D"] and RED not in art["7:S"]
+        for suit in suits_of(token):  # what the page composes is what Python draws
+            composed = fill_template(art[f"tpl:{token}"], suit)
+            assert composed == card_svg(token, suit), (token, suit)
+            assert "%C%" not in composed and "%S%" not in composed
+    assert RED in card_svg("7", "H") and RED in card_svg("7", "D") and RED not in card_svg("7", "S")
     # Copies of a card in a row show different suits; a red three is never black.
     assert suit_for("7", 0) != suit_for("7", 1)
     assert {suit_for("3R", n) for n in range(4)} == {"H", "D"}

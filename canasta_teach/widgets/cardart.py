@@ -101,15 +101,26 @@ _SUIT_SHAPES: Final = {
 }
 
 
+#: Drawing "in any suit": a face drawn once with these two marks for the suit's colour and
+#: shape, filled in per suit (here, and by the page from the same template: one face per
+#: kind crosses the wire instead of one per suit).
+TEMPLATE: Final = "*"
+COLOUR_MARK: Final = "%C%"
+SHAPE_MARK: Final = "%S%"
+
+
 def suit_colour(suit: str) -> str:
+    if suit == TEMPLATE:
+        return COLOUR_MARK
     return RED if suit in RED_SUITS else INK
 
 
 def _suit(suit: str, x: float, y: float, size: float) -> str:
     """A suit shape ``size`` wide with its top-left corner at (x, y)."""
+    shape = SHAPE_MARK if suit == TEMPLATE else _SUIT_SHAPES[suit]
     return (
         f'<g transform="translate({x:.1f},{y:.1f}) scale({size / 10:.2f})" '
-        f'fill="{suit_colour(suit)}">{_SUIT_SHAPES[suit]}</g>'
+        f'fill="{suit_colour(suit)}">{shape}</g>'
     )
 
 
@@ -247,12 +258,29 @@ def suit_for(token: str, nth: int) -> str | None:
     return suits[(nth + offset) % len(suits)]
 
 
+def card_template(token: str) -> str:
+    """A suited kind's face with the suit left open (``COLOUR_MARK``, ``SHAPE_MARK``)."""
+    if not suits_of(token):
+        raise KeyError(token)
+    return _face(token, TEMPLATE)
+
+
+def fill_template(template: str, suit: str) -> str:
+    return template.replace(COLOUR_MARK, suit_colour(suit)).replace(SHAPE_MARK, _SUIT_SHAPES[suit])
+
+
 def card_svg(token: str, suit: str | None = None) -> str:
     """The SVG markup of one card kind (a notation token such as ``7``, ``JK``, ``3R``), or
     of the card back (``"back"``), in ``suit`` when given.  Raises ``KeyError`` for anything
     else (or a suit the kind does not come in)."""
     if suit is not None and suit not in suits_of(token):
         raise KeyError(f"{token}:{suit}")
+    if suit is not None:
+        return fill_template(card_template(token), suit)
+    return _face(token, None)
+
+
+def _face(token: str, suit: str | None) -> str:
     if token == BACK_TOKEN:
         inner = _back()
     elif token == "JK":
@@ -271,12 +299,16 @@ def card_svg(token: str, suit: str | None = None) -> str:
 
 
 def all_card_art() -> dict[str, str]:
-    """Every card kind's SVG, and the back, keyed by token; and each suited face, keyed
-    ``"<token>:<suit>"`` (what the table draws)."""
+    """What the page draws cards with: every kind's plain face and the back, keyed by token;
+    each suited kind's template (``"tpl:<token>"``); each suit's shape (``"shape:<suit>"``) and
+    colour (``"colour:<suit>"``).  The page fills a template as ``fill_template`` does."""
     art = {token: card_svg(token) for token in (*TOKENS, BACK_TOKEN)}
     for token in TOKENS:
-        for suit in suits_of(token):
-            art[f"{token}:{suit}"] = card_svg(token, suit)
+        if suits_of(token):
+            art[f"tpl:{token}"] = card_template(token)
+    for suit in SUITS:
+        art[f"shape:{suit}"] = _SUIT_SHAPES[suit]
+        art[f"colour:{suit}"] = suit_colour(suit)
     return art
 
 

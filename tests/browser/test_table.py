@@ -145,3 +145,30 @@ def test_card_corners_stay_on_the_card_right_to_left(page: Page, voila_url: str)
     )
     assert page.locator(".ct-root .ct-art svg text").count() > 0
     assert outside == [], outside
+
+
+def test_cards_are_drawn_in_their_suits(page: Page, voila_url: str) -> None:
+    # The page fills each kind's template with the suit cardart.suit_for gives the card's copy:
+    # no mark left unfilled, two copies of a card in different suits, red only on red suits.
+    from canasta_teach.widgets.cardart import RED, suit_colour, suit_for
+
+    page.goto(render_url(voila_url, TAKE_TE))
+    page.wait_for_selector(".ct-hand [data-ct-card]", timeout=PAGE_TIMEOUT_MS)
+    cards = page.locator(".ct-hand [data-ct-card]").evaluate_all(
+        "els => els.map(e => [e.dataset.ctCard, e.querySelector('.ct-art').innerHTML])"
+    )
+    seen: dict[str, int] = {}
+    faces: dict[str, set[str]] = {}
+    for token, svg in cards:
+        assert "%C%" not in svg and "%S%" not in svg, token
+        nth = seen.get(token, 0)
+        seen[token] = nth + 1
+        suit = suit_for(token, nth)
+        if suit is not None and token not in ("3R", "3B"):
+            assert suit_colour(suit) in svg, (token, suit)
+            assert (RED in svg) == (suit in ("H", "D")), (token, suit)
+        faces.setdefault(token, set()).add(svg)
+    repeated = [t for t, n in seen.items() if n > 1 and t != "JK"]
+    assert repeated, "the test hand should hold a card twice"
+    for token in repeated:
+        assert len(faces[token]) == seen[token], token

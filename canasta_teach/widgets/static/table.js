@@ -39,11 +39,19 @@ function suitFor(token, nth) {
   return suits[(nth + offset) % suits.length];
 }
 
+// A suited face: the kind's template with the suit's colour and shape filled in (as
+// cardart.fill_template does in Python).
+function suitedFace(token, suit) {
+  const template = CARD_ART[`tpl:${token}`];
+  if (!suit || !template) return null;
+  return template.split("%C%").join(CARD_ART[`colour:${suit}`] || "").split("%S%").join(CARD_ART[`shape:${suit}`] || "");
+}
+
 function art(token, nth) {
   const span = document.createElement("span");
   span.className = "ct-art";
   const suit = nth === undefined ? null : suitFor(token, nth);
-  span.innerHTML = (suit && CARD_ART[`${token}:${suit}`]) || CARD_ART[token] || CARD_ART.back || "";
+  span.innerHTML = suitedFace(token, suit) || CARD_ART[token] || CARD_ART.back || "";
   return span;
 }
 
