@@ -29,6 +29,7 @@ from canasta_teach.engine.cards import TOKENS
 from canasta_teach.engine.notation import parse_move, parse_position
 from canasta_teach.engine.reasons import RULES
 from canasta_teach.engine.state import Phase
+from canasta_teach.widgets.pictures import PICTURE, cards_html
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -285,8 +286,6 @@ def test_every_language_cites_the_same_rules_in_the_same_cells(name: str) -> Non
 def test_lessons_say_threes_in_words_not_in_project_codes(path: Path) -> None:
     # 3R / 3B are the notation's tokens (B for black, R for red): no card shows them and no
     # reader of Urdu, Hindi or Telugu gets the mnemonic, so lessons name the threes in words.
-    from canasta_teach.widgets.pictures import PICTURE
-
     text = "\n".join(c.source for c in read(path).cells if c.cell_type == "markdown")
     assert not re.findall(r"\b3[BR]\b", PICTURE.sub("", text))
 
@@ -295,8 +294,6 @@ def test_lessons_say_threes_in_words_not_in_project_codes(path: Path) -> None:
 def test_card_pictures_are_drawn_and_named_in_the_lessons_language(path: Path) -> None:
     # Each picture is exactly what canasta_teach.widgets.pictures draws for its cards in this
     # language: the card art is current, and every card's alt text is in the reader's words.
-    from canasta_teach.widgets.pictures import PICTURE, cards_html
-
     lang = path.parent.name
     for cell in read(path).cells:
         for match in PICTURE.finditer(cell.source):
@@ -349,8 +346,6 @@ def test_urdu_paragraphs_read_right_to_left() -> None:
         for cell in read(LESSONS / "ur" / name).cells:
             if cell.cell_type != "markdown":
                 continue
-            from canasta_teach.widgets.pictures import PICTURE
-
             # Card pictures are left-to-right rows of cards kept to the right (their own test).
             body = PICTURE.sub("", cell.source.split(">", 1)[1].rsplit("</div>", 1)[0])
             assert "`" not in body, 'use <code dir="ltr"> in Urdu'

@@ -26,7 +26,18 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from canasta_teach.engine import Add, Discard, Draw, Meld, Move, Reason, State, TakePile, Verdict
+from canasta_teach.engine import (
+    Add,
+    Answer,
+    Discard,
+    Draw,
+    Meld,
+    Move,
+    Reason,
+    State,
+    TakePile,
+    Verdict,
+)
 from canasta_teach.engine.cards import TOKENS, VALUES
 from canasta_teach.engine.scoring import ScoreLine, score_hand
 from canasta_teach.engine.view import team_names
@@ -194,8 +205,6 @@ class PuzzleGame:
             self.render()
 
     def _partner_answer(self, state: State) -> Move:
-        from canasta_teach.engine import Answer
-
         return Answer(bool(self.puzzle.partner))
 
     def _task(self) -> str | None:
@@ -809,10 +818,11 @@ class PuzzleGame:
                 ]
                 choices_label = tr.ui("game.your_answer")
         elif puzzle.goal == "turn":
+            two_players = self.controller.state.players == 2
             prompt = tr.ui(
                 TURN_PROMPTS[puzzle.require[0] if puzzle.require else "any"],
                 # The two-player table's draw button says "Draw 2" (C-TWO-2).
-                draw=tr.ui("button.draw_two" if puzzle.state().players == 2 else "button.draw"),
+                draw=tr.ui("button.draw_two" if two_players else "button.draw"),
                 discard=tr.ui("button.discard"),
                 meld=tr.ui("button.meld"), take=tr.ui("button.take"), add=tr.ui("button.add"),
                 ask=tr.ui("button.ask"),
