@@ -19,7 +19,7 @@ from canasta_teach.widgets import ACTIONS, GAMES
 
 LANGS = ("en", "ur", "hi", "te")
 WIDGETS = Path(__file__).resolve().parents[1] / "canasta_teach" / "widgets"
-KEY = re.compile(r"""["']((?:button|table|msg|game|hint|error)\.[a-z_.]+[a-z_])["']""")
+KEY = re.compile(r"""["']((?:button|table|msg|game|hint|error|reference)\.[a-z_.]+[a-z_])["']""")
 EXPLAIN = re.compile(r'^explain\s*=\s*"([a-z0-9_.-]+)"', re.MULTILINE)
 
 
@@ -40,6 +40,8 @@ def placeholders(text: str) -> set[str]:
 
 
 def keys_used_by_the_widgets() -> set[str]:
+    from canasta_teach.widgets.reference import GLOSSARY, SECTIONS
+
     used: set[str] = set()
     for source in WIDGETS.glob("*.py"):
         used |= set(KEY.findall(source.read_text(encoding="utf-8")))
@@ -47,6 +49,9 @@ def keys_used_by_the_widgets() -> set[str]:
     # Keys built at run time.
     used |= {f"button.{action}" for action in ACTIONS}
     used |= {"game.title." + game.replace("-", "_") for game in GAMES}
+    # The glossary and the rules page (canasta_teach.widgets.reference).
+    used |= {f"glossary.{term.key}.{part}" for term in GLOSSARY for part in ("term", "def")}
+    used |= {f"reference.section.{key}" for key, _ in SECTIONS}
     # A puzzle's own explanation of its answer: "why.<explain>" of its set.toml entry.
     for set_toml in (Path(__file__).resolve().parents[1] / "lessons" / "puzzles").rglob("set.toml"):
         used |= {"why." + name for name in EXPLAIN.findall(set_toml.read_text(encoding="utf-8"))}

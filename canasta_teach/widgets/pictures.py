@@ -22,7 +22,7 @@ from functools import cache
 
 from canasta_teach.engine.cards import TOKENS
 
-from .cardart import card_svg, suit_for
+from .cardart import BACK_TOKEN, card_svg, suit_for
 
 #: The marker a picture row carries (its cards, in notation), so tests can find and redraw it.
 MARKER = "data-ct-cards"
@@ -38,13 +38,16 @@ def _data_uri(token: str, suit: str | None) -> str:
 
 
 def parse_groups(text: str) -> list[list[str]]:
-    """ "K K K | 9 10 J" -> [["K", "K", "K"], ["9", "10", "J"]] (raises ``ValueError``)."""
+    """ "K K K | 9 10 J" -> [["K", "K", "K"], ["9", "10", "J"]] (raises ``ValueError``).
+
+    ``back`` is a card seen from the back (the stock)."""
     groups = []
     for part in text.split("|"):
         tokens = [_TOKEN_ALIASES.get(t.upper(), t.upper()) for t in part.split()]
+        tokens = [BACK_TOKEN if t == BACK_TOKEN.upper() else t for t in tokens]
         if not tokens:
             raise ValueError(f"an empty group of cards in {text!r}")
-        unknown = [t for t in tokens if t not in TOKENS]
+        unknown = [t for t in tokens if t not in TOKENS and t != BACK_TOKEN]
         if unknown:
             raise ValueError(f"not cards: {', '.join(unknown)}")
         groups.append(tokens)
@@ -59,6 +62,15 @@ def cards_html(text: str, lang: str) -> str:
 
     tr = get_translator(lang)
     groups = parse_groups(text)
+
+    def name(token: str) -> str:
+        return tr.ui("table.card_back") if token == BACK_TOKEN else spoken_card_name(tr, token)
+
+    def group_label(group: list[str]) -> str:
+        if BACK_TOKEN in group:
+            return ", ".join(name(token) for token in group)
+        return tr.cards(group)
+
     spans = []
     for group in groups:
         seen: dict[str, int] = {}
@@ -67,12 +79,12 @@ def cards_html(text: str, lang: str) -> str:
             suits.append(suit_for(token, seen.get(token, 0)))
             seen[token] = seen.get(token, 0) + 1
         images = "".join(
-            f'<img src="{_data_uri(token, suit)}" alt="{html.escape(spoken_card_name(tr, token))}" '
+            f'<img src="{_data_uri(token, suit)}" alt="{html.escape(name(token))}" '
             f'width="{CARD_WIDTH}" style="margin: 0 1px; vertical-align: middle;">'
             for token, suit in zip(group, suits, strict=True)
         )
         spans.append(f'<span style="display: inline-block; margin: 0 10px 4px 0;">{images}</span>')
-    label = " · ".join(tr.cards(group) for group in groups)
+    label = " · ".join(group_label(group) for group in groups)
     canonical = " | ".join(" ".join(group) for group in groups)
     # The cards run left to right in every language (a run of cards is not text), but in a
     # right-to-left page the row keeps to the reader's side, the right.
