@@ -1,4 +1,4 @@
-# canasta-teach: make venv | app | test | lint | bench | browser
+# canasta-teach: make venv | app | lab | test | lint | bench | browser
 # Everything runs from .venv (created with python3 when missing).
 
 PYTHON ?= python3
@@ -7,7 +7,9 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.stamp-install
 PORT   ?= 8866
 
-.PHONY: venv app test lint bench browser
+LAB_PORT ?= 8888
+
+.PHONY: venv app lab test lint bench browser
 
 venv: $(STAMP)
 
@@ -22,6 +24,11 @@ $(STAMP): pyproject.toml
 # prints the start page URL (http://127.0.0.1:$(PORT)/voila/render/index.ipynb) once it answers.
 app: venv
 	$(PY) -m canasta_teach.app --port $(PORT)
+
+# The lessons in JupyterLab (127.0.0.1:$(LAB_PORT), with a token; prints the address), with the
+# project's Lab settings (no news pop-up) written into .venv.
+lab: venv
+	$(PY) -m canasta_teach.app lab --port $(LAB_PORT)
 
 # Debian's Chromium (driven by Playwright's Python API; never `playwright install`) and the Noto
 # fonts; installed only when missing and we are root.

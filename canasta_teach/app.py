@@ -82,6 +82,60 @@ VOILA_CONFIG: dict[str, dict[str, Any]] = {
 }
 
 
+#: JupyterLab settings for lessons opened in Lab (``make lab``, Binder): no "news" question
+#: and no update check pops up over a lesson (both would also reach for the network).
+LAB_OVERRIDES: dict[str, dict[str, Any]] = {
+    "@jupyterlab/apputils-extension:notification": {
+        "fetchNews": "false",
+        "checkForUpdates": False,
+    },
+}
+
+
+def write_lab_overrides(prefix: str | os.PathLike[str]) -> Path:
+    """Merge :data:`LAB_OVERRIDES` into ``prefix/share/jupyter/lab/settings/overrides.json``.
+
+    That file holds the defaults JupyterLab starts from in an environment (``prefix`` is the
+    environment's ``sys.prefix``); settings a user has saved still win."""
+    path = Path(prefix) / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+    settings: dict[str, Any] = {}
+    if path.is_file():
+        with contextlib.suppress(ValueError, OSError):
+            loaded = json.loads(path.read_text(encoding="utf-8"))
+            if isinstance(loaded, dict):
+                settings = loaded
+    for plugin, values in LAB_OVERRIDES.items():
+        settings.setdefault(plugin, {}).update(values)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+def lab_command(
+    port: int, root: str | os.PathLike[str] | None = None, token: str = ""
+) -> list[str]:
+    """The argv that opens ``root`` (default ``lessons/``) in JupyterLab on 127.0.0.1:``port``."""
+    command = [
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        "--no-browser",
+        f"--ServerApp.ip={HOST}",
+        f"--ServerApp.port={int(port)}",
+        "--ServerApp.port_retries=0",
+        f"--ServerApp.root_dir={Path(root) if root is not None else LESSONS_DIR}",
+        f"--IdentityProvider.token={token}",
+    ]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        command.append("--allow-root")  # Lab refuses root otherwise (containers, CI)
+    return command
+
+
+def lab_url(port: int, page: str = "en/00-start.ipynb", token: str = "", host: str = HOST) -> str:
+    query = f"?token={token}" if token else ""
+    return f"http://{host}:{port}/lab/tree/{page}{query}"
+
+
 def start_page_url(port: int, host: str = HOST) -> str:
     """URL of the language chooser, ``lessons/index.ipynb``."""
     return f"http://{host}:{port}/voila/render/{START_PAGE}"
@@ -326,15 +380,37 @@ def _run(port: int, root: str | None) -> int:
         stop_server(proc)
 
 
+def _lab(port: int, root: str | None) -> int:
+    """Open the lessons in JupyterLab (``make lab``), as :func:`_run` serves the app."""
+    import secrets
+
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _interrupt)
+    write_lab_overrides(sys.prefix)
+    token = secrets.token_urlsafe(24)
+    proc = subprocess.Popen(lab_command(port, root, token), start_new_session=True)
+    try:
+        wait_for_port(port, proc=proc)
+        print(
+            f"\nJupyterLab is ready: {lab_url(port, token=token)}\n(Ctrl-C stops it)\n", flush=True
+        )
+        return proc.wait()
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        stop_server(proc)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m canasta_teach.app", description=__doc__)
     sub = parser.add_subparsers(dest="command")
     default_port = int(os.environ.get("PORT") or DEFAULT_PORT)
 
     run = sub.add_parser("run", help="serve the app and print its URL (the default)")
+    lab = sub.add_parser("lab", help="open the lessons in JupyterLab and print its URL")
     serve = sub.add_parser("serve", help="run Voilà in this process (what voila_command runs)")
     serve.add_argument("--preheat", action="store_true", help="pre-heated kernels")
-    for p in (parser, run, serve):
+    for p in (parser, run, serve, lab):
         p.add_argument("--port", type=int, default=default_port)
         p.add_argument("--root", default=None, help="folder to serve (default: lessons/)")
 
@@ -346,6 +422,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     install.add_argument("--repo", default=None, help="repository checkout (default: this one)")
 
+    overrides = sub.add_parser(
+        "write-lab-overrides", help="JupyterLab settings for the lessons (LAB_OVERRIDES)"
+    )
+    overrides.add_argument("prefix", help="the environment's sys.prefix")
+
     config = sub.add_parser("write-voila-config", help="write voila.json (see voila_json)")
     config.add_argument("path", help="e.g. PREFIX/etc/jupyter/voila.json")
 
@@ -355,6 +436,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.command == "install-template":
         print(build_jupyter_path(args.dest, args.repo))
+        return 0
+    if args.command == "lab":
+        return _lab(args.port, args.root)
+    if args.command == "write-lab-overrides":
+        print(write_lab_overrides(args.prefix))
         return 0
     if args.command == "write-voila-config":
         path = Path(args.path)

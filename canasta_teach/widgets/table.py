@@ -50,6 +50,8 @@ STATIC = Path(__file__).resolve().parent / "static"
 ACTIONS: tuple[str, ...] = ("draw", "take", "meld", "add", "discard", "go_out", "ask", "answer")
 #: Intents that are not table moves (handled by a game around the table).
 GAME_ACTION = "game"
+#: The page asks for the shipped fonts (see canasta_teach.widgets.fonts).
+FONTS_ACTION = "fonts"
 #: A hand never holds more than this; a longer selection is a malformed payload.
 MAX_SELECTION = 60
 RTL_LANGUAGES = frozenset({"ur"})
@@ -309,6 +311,13 @@ class TableController:
         if not isinstance(payload, Mapping):
             raise BadIntent("payload")
         action = payload.get("action")
+        if action == FONTS_ACTION:
+            # A page without the app's stylesheet (JupyterLab) asks for the shipped fonts.
+            from .fonts import font_message
+
+            content, buffers = font_message(self.widget.lang)
+            self.widget.send(content, buffers=buffers)
+            return
         if action == GAME_ACTION:
             control = payload.get("id")
             if not isinstance(control, str) or self.on_game_intent is None:

@@ -366,8 +366,59 @@ def test_start_page(
     open_page(page, render_url(voila_url, f"{lang}/{START}"), page_status, f".ct-lang-{lang} p")
     check_language_and_fonts(page, lang)
     check_no_python_errors(page)
-    check_links(page, page_status, lang, {INDEX, *(f"{lang}/{name}" for name, _ in COURSE)})
+    pages = {
+        f"{lang}/{name}" for name in (*(n for n, _ in COURSE), "glossary.ipynb", "rules.ipynb")
+    }
+    check_links(page, page_status, lang, {INDEX, *pages})
     lesson_screenshot(page, artifacts, lang, START)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_glossary_and_the_rules_pages(
+    lesson_page: Page, voila_url: str, page_status: PageStatus, artifacts: Path, lang: str
+) -> None:
+    from canasta_teach.engine.reasons import RULES
+    from canasta_teach.widgets.reference import GLOSSARY, lessons_teaching
+
+    tr = get_translator(lang)
+    page = lesson_page
+    direction = "rtl" if lang == "ur" else "ltr"
+    # The rules, opened at one rule as a link from a refusal would open them.
+    open_page(page, render_url(voila_url, f"{lang}/rules.ipynb") + "#C-PILE-3", page_status,
+              ".ct-rules .ct-rule")  # fmt: skip
+    check_language_and_fonts(page, lang)
+    check_no_python_errors(page)
+    reference = page.locator(".ct-rules")
+    expect(reference).to_have_attribute("dir", direction)
+    expect(page.locator(".ct-rules .ct-rule")).to_have_count(len(RULES))
+    rule = page.locator("#C-PILE-3")
+    expect(rule.locator("h3")).to_contain_text(tr.rule_title("C-PILE-3"))
+    expect(rule).to_contain_text(tr.text("engine", "ruletext.C-PILE-3"))
+    expect(rule).to_be_in_viewport()
+    # The JupyterLab cue is not shown in the web app.
+    assert page.locator(".ct-lab-only").evaluate_all(
+        "els => els.every(e => e.getBoundingClientRect().height === 0)"
+    )
+    taught = lessons_teaching(LESSONS / lang)
+    lessons = {f"{lang}/{ref.file}" for refs in taught.values() for ref in refs}
+    check_links(page, page_status, lang, {INDEX, f"{lang}/{START}", *lessons})
+    lesson_screenshot(page, artifacts, lang, "rules")
+
+    open_page(page, render_url(voila_url, f"{lang}/glossary.ipynb"), page_status,
+              ".ct-glossary .ct-term")  # fmt: skip
+    check_no_python_errors(page)
+    expect(page.locator(".ct-glossary")).to_have_attribute("dir", direction)
+    expect(page.locator(".ct-glossary .ct-term")).to_have_count(len(GLOSSARY))
+    canasta = page.locator(".ct-term[data-term='canasta']")
+    expect(canasta.locator("img")).to_have_count(7)
+    # Every card picture has drawn (an image that failed to load has no natural width).
+    assert page.locator(".ct-glossary img").evaluate_all(
+        "els => els.length > 50 && els.every(i => i.complete && i.naturalWidth > 0 && i.alt)"
+    )
+    expect(page.locator(".ct-term[data-term='wild_card'] h3")).to_have_text(
+        tr.ui("glossary.wild_card.term")
+    )
+    lesson_screenshot(page, artifacts, lang, "glossary")
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -92,6 +92,25 @@ function render({ model, el }) {
   let handKey = "";
 
   const send = (payload) => model.send(payload);
+
+  // JupyterLab does not load the app's stylesheet, so no font of ours is in the page: ask the
+  // kernel for the shipped ones (once per page) and add them (canasta_teach/widgets/fonts.py).
+  const families = (model.get("font") || "").match(/'[^']+'/g) || [];
+  const ours = families.map((f) => f.slice(1, -1));
+  const known = new Set([...document.fonts].map((f) => f.family.replace(/["']/g, "")));
+  if (ours.length && !ours.some((f) => known.has(f)) && !window.__ctFontsAsked) {
+    window.__ctFontsAsked = true;
+    send({ action: "fonts" });
+  }
+  model.on("msg:custom", (msg, buffers) => {
+    if (!msg || msg.kind !== "fonts" || !Array.isArray(msg.faces)) return;
+    msg.faces.forEach((face, i) => {
+      if (!buffers || !buffers[i]) return;
+      const font = new FontFace(face.family, buffers[i], { weight: face.weight, unicodeRange: face.range, display: "block" });
+      document.fonts.add(font);
+      font.load().catch(() => {});
+    });
+  });
   const selectedCards = () => {
     const hand = (model.get("view") || {}).hand || [];
     return [...selected].sort((a, b) => a - b).map((i) => hand[i]).filter(Boolean);
