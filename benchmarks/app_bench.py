@@ -169,12 +169,18 @@ class PageResult:
 
 
 def default_notebooks() -> list[str]:
-    """The bare button plus every ``lessons/*/[0-9]*.ipynb`` (paths as served)."""
-    lessons = sorted(
+    """The bare button, the language chooser, every ``lessons/*/[0-9]*.ipynb`` and each
+    language's glossary and rules pages (paths as served)."""
+    pages = sorted(
         p.relative_to(app.LESSONS_DIR).as_posix()
-        for p in app.LESSONS_DIR.glob("*/[0-9][0-9]-*.ipynb")
+        for pattern in ("*/[0-9][0-9]-*.ipynb", "*/glossary.ipynb", "*/rules.ipynb")
+        for p in app.LESSONS_DIR.glob(pattern)
     )
-    return [BARE, *lessons]
+    return [BARE, "index.ipynb", *pages]
+
+
+#: The glossary and rules pages are ready when their generated text is laid out.
+REFERENCE_READY = ".ct-reference h1"
 
 
 def has_game(notebook: str) -> bool:
@@ -192,6 +198,8 @@ def has_game(notebook: str) -> bool:
 def ready_selector(notebook: str) -> str:
     if notebook == BARE:
         return BARE_ACTION.click
+    if notebook.endswith(("/glossary.ipynb", "/rules.ipynb")):
+        return REFERENCE_READY
     return LESSON_READY if has_game(notebook) else PROSE_READY
 
 

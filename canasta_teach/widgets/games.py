@@ -836,7 +836,9 @@ class PuzzleGame:
                     {"id": "next_line" if walk else "check", "label": button, "primary": True}
                 ]
         elif puzzle.goal == "first_meld":
-            needed = tr.number(self.controller.state.minimum(self.controller.seat % 2))
+            # The minimum of the puzzle's starting position: once the meld is down the team's
+            # minimum is 0, but the task was (and the solved puzzle still says) the original one.
+            needed = tr.number(puzzle.state().minimum(self.controller.seat % 2))
             prompt = tr.ui("game.prompt.first_meld", needed=needed, button=tr.ui("button.meld"))
         else:
             key = "game.prompt.go_out_concealed" if puzzle.concealed else "game.prompt.go_out"

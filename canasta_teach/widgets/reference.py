@@ -150,10 +150,16 @@ def _page(lang: str, body: str, css_class: str) -> str:
         # JupyterLab's and Voilà's stylesheets align paragraphs left, whatever the direction:
         # each block says its side itself (inline, so it holds in Lab too). The card rows keep
         # their own style.
-        body = _BLOCKS.sub(lambda m: f'<{m.group(1)} style="text-align: right;"', body)
+        # Nastaliq's tall letters need room: a normal line-height lets a heading touch the
+        # line (or the cards) under it.
+        body = _BLOCKS.sub(
+            lambda m: f'<{m.group(1)} style="text-align: right; line-height: 2.2;"', body
+        )
+    line = " line-height: 2.2;" if tr.lang == "ur" else ""
     return (
-        f'<div class="ct-reference {css_class}" lang="{tr.lang}" dir="{tr.direction}" '
-        f'style="font-family: {FONT_FAMILIES[tr.lang]}; text-align: {align};">{body}</div>'
+        f'<div class="ct-reference {css_class} ct-lang-{tr.lang}" lang="{tr.lang}" '
+        f'dir="{tr.direction}" '
+        f'style="font-family: {FONT_FAMILIES[tr.lang]}; text-align: {align};{line}">{body}</div>'
     )
 
 
