@@ -8,7 +8,8 @@
 POSITION is a file in the position notation (``docs/notation.md``) or ``-`` for standard
 input; MOVE is a move or several separated by ``;`` (``@FILE`` reads them from a file);
 RECORD is a saved game (JSON).  Exit codes: 0 done (for ``explain``: every move is legal),
-1 a move is refused, 2 bad input (notation, file, language, usage), 3 internal error.
+1 a move is refused, 2 bad input (notation, file, language, usage), 3 internal error,
+4 the output cannot be written (standard output closed or full).
 Every word shown comes from ``canasta_teach.i18n``; no traceback ever reaches the user.
 (``docs/cli.md`` documents the commands and the JSON shapes.)
 """
@@ -21,6 +22,7 @@ import importlib
 import json
 import logging
 import os
+import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -37,6 +39,7 @@ from .engine.notation import (
     format_position,
     parse_moves,
     parse_position,
+    shown_token,
 )
 from .engine.savefile import SaveFileError, load_game
 from .engine.scoring import ScoreLine, TeamScore, score_hand
@@ -46,7 +49,13 @@ EXIT_OK = 0
 EXIT_REFUSED = 1
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 3
+EXIT_OUTPUT = 4
 LANGUAGES: tuple[str, ...] = ("en", "ur", "hi", "te")
+#: Input limits: a position file (or standard input) and the text of the moves, in bytes.
+#: Saved games have their own (``savefile.MAX_BYTES``, 16 MB).  At most limit + 1 bytes are
+#: ever read, so ``/dev/zero`` is refused at once.
+MAX_POSITION_BYTES = 1024 * 1024
+MAX_MOVES_BYTES = 64 * 1024
 
 
 class Translator(Protocol):
@@ -73,6 +82,15 @@ class _InputError(Exception):
 
 class _UsageError(Exception):
     pass
+
+
+class _OutputError(Exception):
+    """Standard output (or error) is closed or cannot take the text (a full disk)."""
+
+    def __init__(self, stream: Any, error: str) -> None:
+        super().__init__(error)
+        self.stream = stream
+        self.error = error
 
 
 def _t(tr: Translator | None, key: str, default: str, /, **params: Any) -> str:
@@ -117,17 +135,27 @@ def _safe(call: Any, fallback: str, *args: Any) -> str:
 # ---------------------------------------------------------------------------- input
 
 
-def _read_text(tr: Translator | None, path: str) -> str:
+class _TooLarge(Exception):
+    """Input over its size limit (the caller says which, in the learner's language)."""
+
+
+def _read_text(tr: Translator | None, path: str, limit: int) -> str:
+    """The UTF-8 text of ``path`` (``-``: standard input); ``_TooLarge`` above ``limit``
+    bytes, found by reading at most ``limit`` + 1 of them."""
     try:
         if path == "-":
-            data = sys.stdin.buffer.read()
+            if sys.stdin is None:
+                raise OSError(9, os.strerror(9))  # EBADF: standard input is closed
+            data = sys.stdin.buffer.read(limit + 1)
         else:
             with open(path, "rb") as handle:
-                data = handle.read()
+                data = handle.read(limit + 1)
     except OSError as exc:
         raise _InputError("cli.unreadable", "Cannot read {path}: {error}.", "unreadable",
                           path=_source_name(tr, path),
                           error=exc.strerror or str(exc)) from exc  # fmt: skip
+    if len(data) > limit:
+        raise _TooLarge
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -136,7 +164,7 @@ def _read_text(tr: Translator | None, path: str) -> str:
 
 
 def _notation_detail(tr: Translator | None, exc: NotationError) -> str:
-    params = {**exc.params, "token": exc.token or "", "expected": exc.expected or ""}
+    params = {**exc.params, "token": shown_token(exc.token or ""), "expected": exc.expected or ""}
     if getattr(tr, "lang", "en") == "en":
         # The engine's own English names the exact problem and what would be right (a
         # teacher fixing a position wants "write ?11", not just "not a card").
@@ -160,7 +188,13 @@ def _source_name(tr: Translator | None, path: str) -> str:
 
 
 def _load_position(tr: Translator | None, path: str) -> State:
-    text = _read_text(tr, path)
+    try:
+        text = _read_text(tr, path, MAX_POSITION_BYTES)
+    except _TooLarge:
+        raise _InputError("cli.position_too_large", "{path} is too large to be a position "
+                          "(more than {limit} bytes).", "too_large",
+                          path=_source_name(tr, path),
+                          limit=f"{MAX_POSITION_BYTES:,}") from None  # fmt: skip
     try:
         return parse_position(text)
     except NotationError as exc:
@@ -172,7 +206,17 @@ def _load_position(tr: Translator | None, path: str) -> State:
 
 def _load_moves(tr: Translator | None, text: str) -> list[Move]:
     if text.startswith("@"):
-        text = _read_text(tr, text[1:])
+        path = text[1:]
+        try:
+            text = _read_text(tr, path, MAX_MOVES_BYTES)
+        except _TooLarge:
+            raise _InputError("cli.moves_file_too_large", "{path} is too large to hold moves "
+                              "(more than {limit} bytes).", "too_large",
+                              path=_source_name(tr, path),
+                              limit=f"{MAX_MOVES_BYTES:,}") from None  # fmt: skip
+    elif len(text.encode("utf-8", "surrogatepass")) > MAX_MOVES_BYTES:
+        raise _InputError("cli.moves_too_long", "The moves are too long (more than {limit} "
+                          "bytes).", "too_large", limit=f"{MAX_MOVES_BYTES:,}")  # fmt: skip
     try:
         return parse_moves(text)
     except NotationError as exc:
@@ -373,8 +417,24 @@ def _replay(out: _Out, game: Game, show_position: bool) -> int:
     return EXIT_OK
 
 
+#: A lone surrogate: from argv bytes that are not UTF-8 (``\udcff`` for the byte 0xff).
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, indent=2, sort_keys=False)
+    # Every JSON reader takes U+FFFD; not every one takes an escaped lone surrogate.
+    return _SURROGATE.sub("\ufffd", json.dumps(value, ensure_ascii=False, indent=2))
+
+
+def _printable(text: str) -> str:
+    """``text`` with lone surrogates shown as escapes: ``\xff`` for an argv byte that is not
+    UTF-8, ``\ud800`` for any other (a strict UTF-8 stream cannot encode them)."""
+
+    def escape(match: re.Match[str]) -> str:
+        code = ord(match.group(0))
+        return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
+
+    return _SURROGATE.sub(escape, text)
 
 
 # ---------------------------------------------------------------------------- arguments
@@ -383,6 +443,11 @@ def _json(value: Any) -> str:
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise _UsageError(message)
+
+    def _print_message(self, message: str, file: Any = None) -> None:
+        # argparse would drop a failed write of --help silently: report it (exit 4).
+        if message:
+            _print([message.removesuffix("\n")], file)  # None: the stream is closed
 
 
 def _build_parser(tr: Translator | None) -> _Parser:
@@ -467,8 +532,34 @@ def _unknown_language_type() -> type[Exception]:
 
 def _print(lines: Sequence[str], stream: Any) -> None:
     if lines:
-        stream.write("\n".join(lines) + "\n")
-        stream.flush()
+        if stream is None:  # started with the descriptor closed (``>&-``)
+            raise _OutputError(stream, os.strerror(9))
+        try:
+            stream.write(_printable("\n".join(lines) + "\n"))
+            stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:  # a full disk (``> /dev/full``), an I/O error
+            raise _OutputError(stream, exc.strerror or str(exc)) from exc
+
+
+def _flush(stream: Any) -> None:
+    if stream is not None:
+        try:
+            stream.flush()
+        except BrokenPipeError:
+            raise
+        except (OSError, ValueError) as exc:
+            raise _OutputError(stream, getattr(exc, "strerror", None) or str(exc)) from exc
+
+
+def _quiet(stream: Any) -> None:
+    """Point ``stream``'s descriptor at /dev/null, so that the interpreter's last flush of
+    what could not be written stays quiet (no "Exception ignored" and no exit code 120)."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
 
 
 def _utf8_streams() -> None:
@@ -491,13 +582,15 @@ def _error(tr: Translator | None, as_json: bool, code: str, message: str,
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; returns the exit code (0 legal/done, 1 refused, 2 bad input,
-    3 internal error)."""
+    3 internal error, 4 the output cannot be written)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     tr: Translator | None = None
     as_json = "--json" in args_list
     # i18n logs a missing catalog entry; the CLI falls back to English text on its own, and
     # a log line must not reach the user's terminal (Python's last-resort handler would).
-    logging.getLogger("canasta_teach").addHandler(logging.NullHandler())
+    logger = logging.getLogger("canasta_teach")
+    if not any(isinstance(h, logging.NullHandler) for h in logger.handlers):
+        logger.addHandler(logging.NullHandler())  # once, however often main() runs
     try:
         _utf8_streams()
         lang = _scan_lang(args_list)
@@ -515,6 +608,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser = _build_parser(tr)
         try:
             args = parser.parse_args(args_list)
+        except SystemExit as exc:  # --help: argparse has printed it
+            _flush(sys.stdout)
+            return exc.code if isinstance(exc.code, int) else EXIT_OK
         except _UsageError as exc:
             _error(tr, as_json, "usage",
                    _t(tr, "cli.usage_error", "{detail}. Try: canasta-teach --help",
@@ -534,10 +630,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         # The reader went away (``| head``): nothing more to say, and nothing went wrong.
         # Point stdout at /dev/null so that the interpreter's final flush stays quiet.
-        with contextlib.suppress(OSError, ValueError):
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
+        _quiet(sys.stdout)
         return EXIT_OK
+    except _OutputError as exc:
+        # Not a bug: standard output is closed or full.  Say so on standard error, if it
+        # can take it, and exit 4 (docs/cli.md).
+        _quiet(exc.stream)
+        if exc.stream is not sys.stderr:
+            with contextlib.suppress(Exception):
+                message = _t(tr, "cli.output_failed", "Cannot write the output: {error}.",
+                             error=exc.error)  # fmt: skip
+                _print([message], sys.stderr)
+        return EXIT_OUTPUT
     except KeyboardInterrupt:
         return 130
     except Exception:  # noqa: BLE001 - the last line of defence: never a traceback

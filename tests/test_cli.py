@@ -352,3 +352,175 @@ def test_a_position_error_names_the_seat_in_the_readers_words(lang: str) -> None
     tr = get_translator(lang)
     assert tr.seat("W") in proc.stderr, proc.stderr
     assert not re.search(r"(?<![A-Za-z])W(?![A-Za-z])", proc.stderr.split("\n")[0]), proc.stderr
+
+
+# ---------------------------------------------------------------------------- issue 8
+# F6-F13: unsupported rules, Unicode counts, absurd numbers, bad saves, non-UTF-8 argv,
+# input limits, closed or full standard output.  Always exit 2 (or 4 for the output),
+# never 3, never a traceback.
+
+
+def run_raw(args: list[str | bytes], *, stdout: object = subprocess.PIPE,
+            stdin: object = subprocess.DEVNULL, encoding: str = "utf-8",
+            shell_redirect: str = "") -> subprocess.CompletedProcess[bytes]:  # fmt: skip
+    """The CLI with byte arguments and a chosen stdout (``shell_redirect``: e.g. ``>&-``)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": encoding,
+           "LC_ALL": "C.UTF-8"}  # fmt: skip
+    command: list[str | bytes] = [sys.executable, "-m", "canasta_teach", *args]
+    if shell_redirect:
+        command = ["sh", "-c", f'"$@" {shell_redirect}', "sh", *command]
+    proc = subprocess.run(command, stdout=stdout, stderr=subprocess.PIPE, stdin=stdin,
+                          env=env, cwd=ROOT, timeout=60)  # type: ignore[call-overload]  # fmt: skip
+    for stream in (proc.stdout or b"", proc.stderr):
+        assert b"Traceback" not in stream and b"Internal error" not in stream, proc.stderr
+    return proc  # type: ignore[no-any-return]
+
+
+MAX_WILDS_5 = """rules: classic4 max_wilds=5
+turn: S meld
+S: 7 7 9 9 JK 2 2 K Q
+W: ?11
+N: ?11
+E: ?11
+NS melds: 8 8 8
+stock: rest
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        (MAX_WILDS_5, "option_out_of_range"),  # F6: exit 3 from legal_moves before
+        (MAX_WILDS_5.replace("max_wilds=5", "max_wilds=4"), "option_out_of_range"),
+        (MAX_WILDS_5.replace("max_wilds=5", "canasta_size=3"), "unsupported_option_value"),
+        ("rules: classic4\nturn: S draw\nS: ?²\nW: ?11\nN: ?11\nE: ?11\n", "bad_count"),  # F7
+        (f"rules: classic4\nscores: NS {'1' * 5000}, EW 0\nturn: S draw\nS: ?11\nW: ?11\n"
+         "N: ?11\nE: ?11\n", "number_out_of_range"),  # F8
+        (f"rules: classic4\nturn: S draw\nS: ?11\nW: ?11\nN: ?11\nE: ?11\nseed: {'7' * 5000}\n",
+         "seed_too_long"),
+        ("rules: classic4 canasta_size=3\nturn: S ended\nS: -\nW: ?11\nN: ?11\nE: ?11\n"
+         "NS melds: K K K | 7 7 7\npile: ?1\nstock: rest\nended: out S\n",
+         "unsupported_option_value"),  # F12
+        ("rules: classic4\nturn: S ended\nS: -\nW: ?11\nN: ?11\nE: ?11\n"
+         "NS melds: K K K | 7 7 7\npile: ?1\nstock: rest\nended: out S\n",
+         "end_needs_canastas"),
+    ],
+)  # fmt: skip
+@pytest.mark.parametrize("command", ["moves", "score", "explain"])
+def test_positions_the_engine_cannot_play_exit_2(
+    tmp_path: Path, text: str, code: str, command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "position.txt"
+    path.write_text(text, encoding="utf-8")
+    extra = ["meld 9 9 JK 2 2"] if command == "explain" else []
+    assert cli.main([command, str(path), *extra, "--json"]) == cli.EXIT_BAD_INPUT
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert error["code"] == code and error["details"]["notation"]["code"] == code
+    for lang in ("en", "ur"):
+        assert cli.main([command, str(path), *extra, "--lang", lang]) == cli.EXIT_BAD_INPUT
+        captured = capsys.readouterr()
+        assert captured.out == "" and "Traceback" not in captured.err
+        assert len(captured.err) < 600  # a 5,000-digit number is quoted by its start
+
+
+def test_the_new_notation_errors_have_english_catalog_messages() -> None:
+    tr = get_translator("en")
+    for code in ("number_out_of_range", "option_out_of_range", "unsupported_option_value",
+                 "seed_too_long", "end_holds_cards", "end_needs_canastas"):  # fmt: skip
+        assert tr.text("engine", f"notation.{code}") != f"notation.{code}"
+    assert tr.text("engine", "save.number_too_long", path="x") != "save.number_too_long"
+
+
+@pytest.mark.parametrize(
+    ("content", "code"),
+    [
+        ('{"format":"canasta-teach/game","version":1,"rules":{"name":"classic4"},'
+         f'"seed":{"1" * 5000},"moves":[]}}', "number_too_long"),  # F8
+        ('{"format": "canasta-teach/game", "version": 1, "rules": {"name": "classic4"}, '
+         '"seed": "\\ud800", "moves": []}', "bad_field"),  # F9
+        ('{"format": "canasta-teach/game", "version": 1, "rules": {"name": "classic4", '
+         '"max_wilds": 5}, "seed": 1, "moves": ["draw"]}', "bad_rule_value"),  # F6
+        ('{"format": "canasta-teach/game", "version": 1, "rules": {"name": "classic4", '
+         '"canasta_size": 3}, "seed": 1, "moves": []}', "bad_rule_value"),  # F12
+        ('{"format": "canasta-teach/game", "version": 1, "rules": {"name": "classic4"}, '
+         '"seed": 1, "moves": ["meld \\udcff"]}', "bad_move"),
+    ],
+)  # fmt: skip
+def test_saves_that_cannot_be_played_exit_2(tmp_path: Path, content: str, code: str) -> None:
+    path = tmp_path / "save.json"
+    path.write_text(content, encoding="utf-8")
+    for encoding in ("utf-8", "utf-8:strict"):
+        proc = run_raw(["replay", str(path), "--json"], encoding=encoding)
+        assert proc.returncode == 2
+        assert json.loads(proc.stdout)["error"]["code"] == code
+        human = run_raw(["replay", str(path)], encoding=encoding)
+        assert human.returncode == 2 and human.stdout == b"" and human.stderr
+
+
+def test_json_output_survives_argv_bytes_that_are_not_utf8() -> None:
+    # F10: ensure_ascii=False wrote the \udcff surrogate to a strict UTF-8 stdout: exit 3.
+    proc = run_raw(["explain", str(FROZEN), b"meld \xff", "--json"], encoding="utf-8:strict")
+    assert proc.returncode == 2
+    error = json.loads(proc.stdout.decode("utf-8"))["error"]  # valid UTF-8, valid JSON
+    assert error["code"] == "bad_card" and error["details"]["notation"]["token"] == "\ufffd"
+    text = run_raw(["explain", str(FROZEN), b"meld \xff"], encoding="utf-8:strict")
+    assert text.returncode == 2 and b"'\\xff' is not a card" in text.stderr
+    # Elsewhere in argv too: a path, a language, a command.
+    assert run_raw(["moves", b"pos\xff.txt", "--json"], encoding="utf-8:strict").returncode == 2
+    assert run_raw(["moves", str(FROZEN), "--lang", b"\xff"]).returncode == 2
+    assert run_raw([b"mov\xffes", str(FROZEN), "--json"], encoding="utf-8:strict").returncode == 2
+
+
+def test_input_over_its_limit_is_refused_at_once(tmp_path: Path) -> None:
+    # F11: /dev/zero was read until memory ran out.
+    for args in (["moves", "/dev/zero"], ["explain", str(FROZEN), "@/dev/zero"]):
+        proc = run_raw([*args, "--json"])
+        assert proc.returncode == 2
+        error = json.loads(proc.stdout)["error"]
+        assert error["code"] == "too_large" and error["details"]["path"] == "/dev/zero"
+    with open("/dev/zero", "rb") as zero:
+        proc = run_raw(["score", "-"], stdin=zero)
+    assert proc.returncode == 2 and b"more than 1,048,576 bytes" in proc.stderr
+    big = tmp_path / "big.txt"
+    big.write_bytes(FROZEN.read_bytes() + b"#" * cli.MAX_POSITION_BYTES)
+    assert run_raw(["moves", str(big)]).returncode == 2
+    padded = tmp_path / "padded.txt"  # exactly at the limit: read
+    padded.write_bytes(FROZEN.read_bytes().ljust(cli.MAX_POSITION_BYTES, b"\n"))
+    assert run_raw(["moves", str(padded)]).returncode == 0
+
+
+def test_moves_over_their_limit_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    long = "draw; " * (cli.MAX_MOVES_BYTES // 6 + 1)
+    assert cli.main(["explain", str(FROZEN), long, "--json"]) == cli.EXIT_BAD_INPUT
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert error["code"] == "too_large" and error["details"]["limit"] == "65,536"
+    path = tmp_path / "moves.txt"
+    path.write_text(long, encoding="utf-8")
+    assert cli.main(["explain", str(FROZEN), f"@{path}"]) == cli.EXIT_BAD_INPUT
+    assert "65,536" in capsys.readouterr().err
+    assert cli.main(["explain", str(FROZEN), "draw; discard 9"]) in (0, 1)
+
+
+@pytest.mark.parametrize(
+    "args", [["moves", str(FROZEN)], ["score", str(FROZEN), "--json"], ["--help"],
+             ["replay", "missing.json", "--json"]],
+)  # fmt: skip
+@pytest.mark.parametrize("redirect", [">&-", ">/dev/full"])
+def test_a_closed_or_full_stdout_is_not_an_internal_error(args: list[str], redirect: str) -> None:
+    # F13: both gave exit 3 and "Internal error ... please report".
+    proc = run_raw(list(args), stdout=None, shell_redirect=redirect)
+    assert proc.returncode == cli.EXIT_OUTPUT == 4
+    assert proc.stderr.decode().startswith("Cannot write the output: "), proc.stderr
+    assert b"Exception ignored" not in proc.stderr and len(proc.stderr.splitlines()) == 1
+
+
+def test_a_closed_stderr_with_an_error_to_report_exits_4_quietly() -> None:
+    proc = run_raw(["moves", "missing.txt"], shell_redirect="2>&-")
+    assert proc.returncode == 4 and proc.stdout == b"" and proc.stderr == b""
+
+
+def test_a_closed_stdin_is_unreadable() -> None:
+    proc = run_raw(["moves", "-"], shell_redirect="<&-")
+    assert proc.returncode == 2 and b"Cannot read standard input" in proc.stderr

@@ -1,5 +1,9 @@
 """Properties of random legal play, 4- and 2-player, with every rule option switched.
 
+The rule sets are the presets with each yes/no option flipped, and random rule sets drawn
+from every value a position or a saved game may name (``rules.INT_RANGES``: every field,
+``max_wilds`` 0 to 3, ``hand_size`` up to what a deck holds, ...).
+
 Each example deals a hand from a random seed (and random cumulative scores, so every
 first-meld minimum is met) and plays random legal moves to its end, leaning towards
 melding and pile pickups so that canastas, going out and concealed hands happen too.
@@ -13,10 +17,11 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
-from dataclasses import asdict
+from dataclasses import asdict, fields
 
 from engine_helpers import choose, kind_totals
-from hypothesis import given
+from hypothesis import Phase as Phase_
+from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
 from canasta_teach.engine.cards import DECK_COUNTS, DECK_SIZE, MELD_RANKS, TOKENS, Kind
@@ -33,7 +38,15 @@ from canasta_teach.engine.moves import (
     canonical,
 )
 from canasta_teach.engine.reasons import FROZEN_BY, REASONS, RULES
-from canasta_teach.engine.rules import CLASSIC2, CLASSIC4, OPTION_NAMES, RuleSet
+from canasta_teach.engine.rules import (
+    CLASSIC2,
+    CLASSIC4,
+    INT_RANGES,
+    OPTION_NAMES,
+    TEXT_VALUES,
+    RuleSet,
+    int_range,
+)
 from canasta_teach.engine.state import Asked, MeldGroup, Phase, State
 from canasta_teach.engine.view import player_view
 
@@ -45,7 +58,56 @@ RULESETS: list[RuleSet] = [CLASSIC4, CLASSIC2] + [
     for option in OPTION_NAMES
 ]
 
-rulesets = st.sampled_from(RULESETS)
+
+@st.composite
+def any_rules(draw: st.DrawFn) -> RuleSet:
+    """A rule set with every field drawn from the values positions and saves accept:
+    each integer field half the time at its preset value, else anywhere in its range
+    (the ends of the range are likelier), each yes/no option at random."""
+    base = draw(st.sampled_from([CLASSIC4, CLASSIC2]))
+    players = draw(st.sampled_from([2, 4]))
+    options: dict[str, object] = {"players": players}
+    for f in fields(RuleSet):
+        if f.name in ("name", "players"):
+            continue
+        value = getattr(base, f.name)
+        if f.name in TEXT_VALUES:
+            options[f.name] = draw(st.sampled_from(TEXT_VALUES[f.name]))
+        elif isinstance(value, bool):
+            options[f.name] = draw(st.booleans())
+        else:
+            low, high = int_range(f.name, players)
+            if f.name == "game_target":
+                high = min(high, 20_000)  # beyond it only the number printed differs
+            choices = st.sampled_from([low, high, min(max(value, low), high)])
+            options[f.name] = draw(st.one_of(choices, st.integers(low, high)))
+    return base.with_options(**options)
+
+
+def test_random_rule_sets_reach_every_field_and_every_end_of_its_range() -> None:
+    """``any_rules`` draws every field a position or a save may set, over its whole range."""
+    settable = {f.name for f in fields(RuleSet)} - {"name"}
+    assert settable == set(INT_RANGES) | set(TEXT_VALUES) | {
+        f.name for f in fields(RuleSet) if isinstance(getattr(CLASSIC4, f.name), bool)
+    }
+    search = settings(max_examples=5000, database=None, phases=[Phase_.generate])
+    for name in INT_RANGES:
+        for players in (2, 4) if name == "hand_size" else (None,):
+            low, high = int_range(name, players or 2)
+            high = min(high, 20_000) if name == "game_target" else high
+            for end in (low, high):
+                found = find(any_rules(), lambda r, n=name, e=end, p=players: (
+                    getattr(r, n) == e and r.players == (p or r.players)),
+                    settings=search)  # fmt: skip
+                assert getattr(found, name) == end
+    for name in settable - set(INT_RANGES) - set(TEXT_VALUES):
+        for value in (False, True):
+            found = find(any_rules(), lambda r, n=name, v=value: getattr(r, n) is v,
+                         settings=search)  # fmt: skip
+            assert getattr(found, name) is value
+
+
+rulesets = st.one_of(st.sampled_from(RULESETS), any_rules())
 seeds = st.integers(0, 2**32 - 1)
 # Cumulative scores pick the first-meld minimum: 15, 50, 90 or 120 (C-MIN-1).
 scores = st.tuples(*[st.sampled_from([-150, 0, 1600, 3200])] * 2)
@@ -408,7 +470,7 @@ def random_position(rules: RuleSet, rng: random.Random) -> State:
     if not down[team] and phase is not Phase.ANSWER and rng.random() < 0.4:
         rank = rng.randrange(4, 15)
         naturals = take(rank, rng.randint(2, 4))
-        twos = take(TWO, rng.randint(0, 1))
+        twos = take(TWO, rng.randint(0, min(1, rules.max_wilds)))
         if naturals >= 2 and naturals + twos >= 3:
             staged[rank] = MeldGroup(rank, naturals, 0, twos)
         else:

@@ -342,12 +342,18 @@ def test_dead_ends_are_refused() -> None:
     err = error_of(VALID.replace("W: ?11", "W: -"))
     assert (err.code, err.line, err.params["seat"]) == ("empty_hand", 4, "W")
     one_card = VALID.replace("turn: S draw", "turn: S meld").replace("S: 7 JK K Q 5 4 4", "S: 7")
+    # One card after asking, or while the player may still ask, is a dead end once the
+    # partner says no: a player who has just drawn holds two cards (issue 8, fuzz).
+    assert error_of(one_card).code == "too_few_cards"
+    assert error_of(one_card.replace("turn: S meld", "turn: S answer")).code == "too_few_cards"
+    assert parse_position(one_card.replace("classic4", "classic4 ask_partner=no")).hand_size(0)
+    one_card += "flags: melded-this-turn\n"
     # One card is fine when the team may go out: NS has a canasta of kings ...
     assert parse_position(one_card).hand_size(0) == 1
     # ... but not without a canasta, nor after the partner said no (C-OUT-5, C-ASK-1).
     err = error_of(one_card.replace("K K K K K K K |", "K K K |"))
     assert (err.code, err.line, err.params["seat"]) == ("too_few_cards", 3, "S")
-    err = error_of(one_card.replace("stock: rest", "stock: rest\nflags: asked=no"))
+    err = error_of(one_card.replace("melded-this-turn", "melded-this-turn asked=no"))
     assert err.code == "too_few_cards"
     # The player to move may hold nothing while melds are set aside (before drawing).
     aside = VALID.replace("S: 7 JK K Q 5 4 4", "S: -").replace(
@@ -382,6 +388,202 @@ def test_two_player_positions_use_seats_s_and_n() -> None:
     assert err.code == "bad_team" and err.line == 5
 
 
+# ---------------------------------------------------------------------------- input limits
+# (issue 8, F6-F8, F12: rule values the engine does not play, counts, absurd numbers, ends)
+
+MAX_WILDS_5 = """rules: classic4 max_wilds=5
+turn: S meld
+S: 7 7 9 9 JK 2 2 K Q
+W: ?11
+N: ?11
+E: ?11
+NS melds: 8 8 8
+stock: rest
+"""
+
+
+def rules_line(options: str) -> str:
+    return VALID.replace("rules: classic4", f"rules: classic4 {options}")
+
+
+@pytest.mark.parametrize("value", [4, 5, 99])
+def test_max_wilds_beyond_the_engines_three_is_refused(value: int) -> None:
+    # F6: the move tables stop at three wild cards; max_wilds=5 crashed legal_moves.
+    err = error_of(MAX_WILDS_5.replace("max_wilds=5", f"max_wilds={value}"))
+    assert (err.code, err.line, err.token) == ("option_out_of_range", 1, str(value))
+    assert err.params == {"option": "max_wilds", "minimum": 0, "maximum": 3}
+    assert "from 0 to 3" in str(err)
+
+
+@pytest.mark.parametrize("value", [0, 1, 2, 3])
+def test_max_wilds_up_to_three_is_played(value: int) -> None:
+    state = parse_position(MAX_WILDS_5.replace("max_wilds=5", f"max_wilds={value}"))
+    assert state.rules.max_wilds == value
+    for move in state.legal_moves():
+        if isinstance(move, Meld | Add | TakePile):
+            assert sum(1 for k in move.cards if k <= K.TWO) <= value
+        assert state.check(move).legal
+
+
+@pytest.mark.parametrize("value", ["3", "8", "0", "70"])
+def test_canasta_size_other_than_seven_is_refused(value: str) -> None:
+    # F12: the engine counts 7 cards a canasta everywhere; a position may not pretend.
+    err = error_of(rules_line(f"canasta_size={value}"))
+    assert (err.code, err.line, err.token) == ("unsupported_option_value", 1, value)
+    assert err.params == {"option": "canasta_size", "supported": 7}
+    assert parse_position(rules_line("canasta_size=7")).rules.canasta_size == 7
+
+
+@pytest.mark.parametrize(
+    ("options", "option", "low", "high"),
+    [
+        ("hand_size=0", "hand_size", 1, 20),
+        ("hand_size=200", "hand_size", 1, 20),
+        ("hand_size=21", "hand_size", 1, 20),  # four hands of 21 leave too small a stock
+        ("draw_count=0", "draw_count", 1, 108),
+        ("draw_count=109", "draw_count", 1, 108),
+        ("canastas_to_go_out=12", "canastas_to_go_out", 0, 11),
+        ("game_target=0", "game_target", 1, 999_999_999),
+        ("game_target=1000000000", "game_target", 1, 999_999_999),
+        ("max_wilds=-1", "max_wilds", 0, 3),
+        ("players=5", "players", 2, 4),
+    ],
+)  # fmt: skip
+def test_integer_rule_options_are_refused_outside_what_the_engine_plays(
+    options: str, option: str, low: int, high: int
+) -> None:
+    err = error_of(rules_line(options))
+    assert err.code == "option_out_of_range", str(err)
+    assert err.params == {"option": option, "minimum": low, "maximum": high}
+
+
+def test_the_hand_size_bound_follows_the_number_of_players() -> None:
+    two = "rules: classic2 {}\nturn: S draw\nS: ?15\nN: ?15\n"
+    assert parse_position(two.format("hand_size=41")).rules.hand_size == 41
+    err = error_of(two.format("hand_size=42"))
+    assert (err.code, err.token, err.params["maximum"]) == ("option_out_of_range", "42", 41)
+    # The bound applies to the rule set as a whole, whichever option comes first.
+    err = error_of(VALID.replace("rules: classic4", "rules: classic2 hand_size=30 players=4"))
+    assert (err.code, err.token, err.params["maximum"]) == ("option_out_of_range", "30", 20)
+    assert error_of(rules_line("players=3")).code == "bad_option_value"
+
+
+@pytest.mark.parametrize("count", ["?²", "?١١", "?௧", "?1²", "?Ⅻ", "?-1", "?+3", "?1_0"])
+def test_counts_of_unknown_cards_are_ascii_digits_only(count: str) -> None:
+    # F7: '²'.isdigit() is true but int('²') raises; '١١' was read as 11.
+    err = error_of(VALID.replace("W: ?11", f"W: {count}"))
+    assert (err.code, err.line, err.token) == ("bad_count", 4, count)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "token"),
+    [
+        ("stock: rest", "stock: rest\nscores: NS ١٥٠٠, EW 0", "١٥٠٠"),
+        ("stock: rest", "stock: rest\nhand: ٢", "٢"),
+        ("stock: rest", "stock: rest\nflags: penalty-NS=¹⁰⁰", "¹⁰⁰"),
+        ("rules: classic4", "rules: classic4 game_target=٣٠٠٠", "٣٠٠٠"),
+    ],
+)  # fmt: skip
+def test_numbers_are_ascii_digits_only(old: str, new: str, token: str) -> None:
+    err = error_of(VALID.replace(old, new))
+    assert err.code == "bad_number" and err.token == token
+
+
+HUGE = "1" * 5000
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "code", "token"),
+    [
+        ("stock: rest", f"stock: rest\nscores: NS {HUGE}, EW 0", "number_out_of_range", HUGE),
+        ("stock: rest", "stock: rest\nscores: NS 1000000000, EW 0", "number_out_of_range",
+         "1000000000"),
+        ("stock: rest", "stock: rest\nscores: NS -1000000000, EW 0", "number_out_of_range",
+         "-1000000000"),
+        ("stock: rest", f"stock: rest\nhand: {HUGE}", "number_out_of_range", HUGE),
+        ("stock: rest", "stock: rest\nhand: 0", "number_out_of_range", "0"),
+        ("stock: rest", f"stock: rest\nNS red threes: {HUGE}", "number_out_of_range", HUGE),
+        ("stock: rest", f"stock: rest\nflags: penalty-NS={HUGE}", "number_out_of_range", HUGE),
+        ("rules: classic4", f"rules: classic4 game_target={HUGE}", "option_out_of_range",
+         HUGE),
+        ("rules: classic4", f"rules: classic4 max_wilds={HUGE}", "option_out_of_range", HUGE),
+        ("W: ?11", f"W: ?{HUGE}", "number_out_of_range", HUGE),
+        ("W: ?11", "W: ?109", "number_out_of_range", "109"),
+        ("stock: rest", f"stock: rest\nseed: {HUGE}", "seed_too_long", HUGE),
+        ("stock: rest", "stock: rest\nseed: 123456789012345678901", "seed_too_long",
+         "123456789012345678901"),
+    ],
+)  # fmt: skip
+def test_absurdly_long_numbers_are_refused_clearly(old: str, new: str, code: str,
+                                                   token: str) -> None:  # fmt: skip
+    # F8: Python's int() refuses more than 4,300 digits with a plain ValueError.
+    err = error_of(VALID.replace(old, new))
+    assert err.code == code, str(err)
+    assert err.token == token and err.line is not None and err.column is not None
+    assert len(str(err)) < 300  # the message quotes a long token by its start only
+
+
+def test_numbers_inside_their_ranges_are_read() -> None:
+    state = parse_position(VALID.replace("stock: rest", "stock: rest\nscores: NS 999999999, "
+                                         "EW -999999999\nhand: 0999999999\nseed: "
+                                         "-99999999999999999999"))  # fmt: skip
+    assert state.scores == [999_999_999, -999_999_999] and state.hand_number == 999_999_999
+    # A seed of 20 digits is a number; a word made of other digits is a word.
+    numeric = VALID.replace("stock: rest", "stock: rest\nseed: 12345678901234567890")
+    word = VALID.replace("stock: rest", "stock: rest\nseed: ١٢")
+    assert parse_position(numeric) != parse_position(word)
+    assert parse_position(word) == parse_position(word)
+
+
+ENDED = """rules: classic4
+turn: S ended
+ended: out S
+S: -
+W: K Q 5
+N: 9 4
+E: A 7
+NS melds: 8 8 8 8 8 2 JK | A A A
+EW melds: Q Q Q | 6 6 6
+pile: 9
+stock: rest
+"""
+
+
+def test_an_ended_hand_is_one_the_engine_could_end() -> None:
+    # F6/F12: 'ended: out S' with no canasta was accepted (and scored a going-out bonus).
+    assert parse_position(ENDED).end is not None
+    assert parse_position(ENDED.replace("ended: out S", "ended: concealed S")).end is not None
+    err = error_of(ENDED.replace("8 8 8 8 8 2 JK", "8 8 8 8 2 JK"))
+    assert (err.code, err.line, err.token) == ("end_needs_canastas", 3, "out S")
+    assert err.params == {"seat": "S", "canastas": 0, "needed": 1}
+    err = error_of(ENDED.replace("S: -", "S: 7"))
+    assert (err.code, err.line, err.params) == ("end_holds_cards", 3, {"seat": "S"})
+    err = error_of(ENDED.replace("ended: out S", "ended: out N"))
+    assert (err.code, err.token) == ("bad_end", "N")
+    # Two canastas to go out with two players (C-TWO-3).
+    two = ("rules: classic2\nturn: S ended\nended: out S\nS: -\nN: ?9\n"
+           "S melds: 8 8 8 8 8 2 JK | A A A A A A A\nstock: rest\n")  # fmt: skip
+    assert parse_position(two).end is not None
+    err = error_of(two.replace("A A A A A A A", "A A A"))
+    assert err.code == "end_needs_canastas" and err.params["needed"] == 2
+    # A hand that ran out of stock needs no canasta, and the seat may hold cards.
+    stock = ENDED.replace("ended: out S", "ended: stock S").replace("S: -", "S: 7 7")
+    assert parse_position(stock.replace("8 8 8 8 8 2 JK", "8 8 8 8 2 JK")).end is not None
+
+
+def test_the_repro_of_canasta_size_three_is_refused() -> None:
+    text = ("rules: classic4 canasta_size=3\nturn: S ended\nS: -\nW: ?11\nN: ?11\nE: ?11\n"
+            "NS melds: K K K | 7 7 7\npile: ?1\nstock: rest\nended: out S\n")  # fmt: skip
+    assert error_of(text).code == "unsupported_option_value"
+    assert error_of(text.replace(" canasta_size=3", "")).code == "end_needs_canastas"
+
+
+def test_lesson_positions_that_have_ended_still_parse() -> None:
+    folder = EXAMPLES.parent / "lessons" / "puzzles" / "score-a-hand"
+    for path in sorted(folder.glob("*.txt")):
+        assert parse_position(path.read_text(encoding="utf-8")).is_over, path
+
+
 # ---------------------------------------------------------------------------- mutations
 
 _NOISE = [
@@ -389,6 +591,9 @@ _NOISE = [
     "draw", "answer", "ended", "yes", "0", "-5", "99999999999999999999", "took-pile",
     "asked=yes", "created=K", "has-melded=S", "penalty-NS=100", "T", "jk", "3", "x", "#",
     "classic2", "players=2", "max_wilds=0", "hand_size=200",
+    # issue 8: unsupported rule values, Unicode digits, absurd numbers (F6, F7, F8, F12)
+    "max_wilds=4", "max_wilds=5", "canasta_size=3", "?²", "?١١", "١١", "1" * 5000,
+    "?" + "9" * 5000, "penalty-NS=" + "9" * 5000, "game_target=" + "9" * 5000, "seed:",
 ]  # fmt: skip
 
 
@@ -558,3 +763,17 @@ def test_arbitrary_move_text_is_a_move_or_a_notation_error(text: str) -> None:
         assert err.code and err.expected is not None
         return
     assert parse_move(str(move)) == move
+
+
+def test_an_empty_hand_before_the_draw_with_no_stock_is_a_position_play_reaches() -> None:
+    # Found by the position fuzz (issue 8): with hand_size=1 and a large draw_count, a red
+    # three laid when the stock is empty leaves the hand empty; the draw ends the hand.
+    text = ("rules: classic2 hand_size=1 draw_count=108\nturn: N draw\nS: ?40\nN: -\n"
+            "S melds: K K K\nN red threes: 4\npile: ?3\nstock: -\n")  # fmt: skip
+    state = parse_position(text.replace("S: ?40", "S: ?98"))
+    assert [str(m) for m in state.legal_moves()] == ["draw"]
+    state.play(DRAW)
+    assert state.end is not None and state.end.how == "stock"
+    assert parse_position(format_position(state)) == state
+    assert error_of(text.replace("S: ?40", "S: ?97").replace("stock: -", "stock: ?1")).code == (
+        "empty_hand")  # fmt: skip

@@ -223,3 +223,162 @@ def test_a_missing_file_is_unreadable(tmp_path: Path) -> None:
     with pytest.raises(SaveFileError) as info:
         load_game(tmp_path / "absent.json")
     assert info.value.code == "unreadable"
+
+
+# ---------------------------------------------------------------------------- issue 8
+# F6/F12: rule values the engine does not play; F8: absurd numbers; F9: seeds that are not
+# text; F14: a save keeps the file's mode and writes through a symbolic link.
+
+
+def _doc(**changes: object) -> dict[str, object]:
+    doc: dict[str, object] = {"format": FORMAT, "version": VERSION, "seed": 7,
+                              "rules": {"name": "classic4"}, "moves": ["draw"]}  # fmt: skip
+    doc.update(changes)
+    return doc
+
+
+def _load_text(text: str) -> SaveFileError:
+    with pytest.raises(SaveFileError) as info:
+        game_from_bytes(text.encode("utf-8"))
+    return info.value
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "low", "high"),
+    [
+        ("max_wilds", 4, 0, 3),
+        ("max_wilds", 5, 0, 3),
+        ("canasta_size", 3, 7, 7),
+        ("canasta_size", 8, 7, 7),
+        ("hand_size", 21, 1, 20),
+        ("hand_size", 0, 1, 20),
+        ("draw_count", 0, 1, 108),
+        ("canastas_to_go_out", 12, 0, 11),
+        ("game_target", 10**12, 1, 999_999_999),
+        ("game_target", 10**4000, 1, 999_999_999),
+    ],
+)  # fmt: skip
+def test_rule_values_the_engine_does_not_play_are_refused(
+    option: str, value: int, low: int, high: int
+) -> None:
+    err = _load_text(json.dumps(_doc(rules={"name": "classic4", option: value})))
+    assert err.code == "bad_rule_value", str(err)
+    assert (err.params["option"], err.params["minimum"], err.params["maximum"]) == (
+        option, low, high)  # fmt: skip
+    assert len(str(err)) < 200
+
+
+def test_rule_values_at_the_ends_of_their_ranges_load() -> None:
+    for rules in ({"name": "classic4", "max_wilds": 0, "hand_size": 20, "draw_count": 108,
+                   "canastas_to_go_out": 11, "game_target": 999_999_999, "canasta_size": 7},
+                  {"name": "classic2", "max_wilds": 3, "hand_size": 41},
+                  {"name": "classic4", "players": 2, "hand_size": 41}):  # fmt: skip
+        game = game_from_bytes(json.dumps(_doc(rules=rules)).encode())
+        assert all(getattr(game.rules, k) == v for k, v in rules.items() if k != "name")
+
+
+def test_a_huge_integer_is_the_saves_clear_error_not_a_crash(tmp_path: Path) -> None:
+    # F8: json.loads raises a plain ValueError for more than 4,300 digits.
+    for field in ("seed", "version"):
+        text = json.dumps(_doc()).replace(f'"{field}": {7 if field == "seed" else 1}',
+                                          f'"{field}": {"1" * 5000}')  # fmt: skip
+        assert "1" * 5000 in text
+        err = _load_text(text)
+        assert err.code == "number_too_long" and err.params == {"path": "<data>"}
+    path = tmp_path / "huge.json"
+    path.write_text('{"format":"canasta-teach/game","version":1,"rules":{"name":"classic4"},'
+                    f'"seed":{"1" * 5000},"moves":[]}}', encoding="utf-8")  # fmt: skip
+    with pytest.raises(SaveFileError) as info:
+        load_game(path)
+    assert info.value.code == "number_too_long" and info.value.params == {"path": str(path)}
+
+
+@pytest.mark.parametrize(
+    ("changes", "code"),
+    [
+        ({"seed": 10**20}, "bad_field"),
+        ({"seed": -(10**20)}, "bad_field"),
+        ({"seed": 10**4000}, "bad_field"),
+        ({"version": 10**9}, "bad_version"),
+        ({"version": 10**4000}, "bad_version"),
+    ],
+)
+def test_long_numbers_below_pythons_limit_are_refused_too(changes: dict[str, int],
+                                                          code: str) -> None:  # fmt: skip
+    assert _load_text(json.dumps(_doc(**changes))).code == code
+    assert game_from_bytes(json.dumps(_doc(seed=10**20 - 1)).encode()).seed == 10**20 - 1
+
+
+@pytest.mark.parametrize("seed", ["\\ud800", "\\udcff", "a\\udfffb", "\\udbff"])
+def test_a_seed_that_is_not_text_is_refused(seed: str) -> None:
+    # F9: a lone surrogate crashed rng.seed_to_int (UnicodeEncodeError).
+    text = json.dumps(_doc(seed="SEED")).replace('"SEED"', f'"{seed}"')
+    err = _load_text(text)
+    assert (err.code, err.params["field"]) == ("bad_field", "seed")
+    # A pair of surrogates is one character, and a fine seed.
+    paired = json.dumps(_doc(seed="SEED")).replace('"SEED"', '"\\ud83c\\udccf"')
+    assert game_from_bytes(paired.encode()).seed == "\U0001f0cf"
+
+
+def test_a_game_whose_seed_is_not_text_is_not_saved(tmp_path: Path) -> None:
+    with pytest.raises(SaveFileError) as info:
+        save_game(Game(CLASSIC4, "\ud800"), tmp_path / "game.json")
+    assert info.value.code == "write_failed"
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("mode", [0o644, 0o640, 0o600, 0o664, 0o444])
+def test_saving_keeps_the_files_permissions(tmp_path: Path, mode: int) -> None:
+    # F14: mkstemp's 0600 replaced the file's own mode.
+    path = tmp_path / "game.json"
+    save_game(played_game(1, CLASSIC2, 5), path)
+    path.chmod(mode)
+    save_game(played_game(2, CLASSIC2, 9), path)
+    assert path.stat().st_mode & 0o7777 == mode
+    assert load_game(path).record() == played_game(2, CLASSIC2, 9).record()
+
+
+def test_a_new_save_gets_the_mode_open_would_give(tmp_path: Path) -> None:
+    old = os.umask(0o027)
+    try:
+        save_game(played_game(1, CLASSIC2, 5), tmp_path / "new.json")
+    finally:
+        os.umask(old)
+    assert (tmp_path / "new.json").stat().st_mode & 0o777 == 0o640
+
+
+def test_saving_writes_through_a_symbolic_link(tmp_path: Path) -> None:
+    # F14: the link was replaced by a regular file.
+    (tmp_path / "saves").mkdir()
+    real = tmp_path / "saves" / "game.json"
+    save_game(played_game(1, CLASSIC2, 5), real)
+    real.chmod(0o640)
+    link = tmp_path / "current.json"
+    link.symlink_to(Path("saves") / "game.json")  # relative, as people make them
+    save_game(played_game(2, CLASSIC2, 9), link)
+    assert link.is_symlink() and os.readlink(link) == str(Path("saves") / "game.json")
+    assert load_game(real).record() == played_game(2, CLASSIC2, 9).record()
+    assert real.stat().st_mode & 0o777 == 0o640
+    assert sorted(p.name for p in (tmp_path / "saves").iterdir()) == ["game.json"]
+    # A chain of links, and a dangling link: the file at the end is written.
+    chain = tmp_path / "chain.json"
+    chain.symlink_to(link)
+    save_game(played_game(3, CLASSIC2, 7), chain)
+    assert chain.is_symlink() and link.is_symlink()
+    assert load_game(real).record() == played_game(3, CLASSIC2, 7).record()
+    dangling = tmp_path / "later.json"
+    dangling.symlink_to(tmp_path / "saves" / "later.json")
+    save_game(played_game(4, CLASSIC2, 3), dangling)
+    assert dangling.is_symlink() and (tmp_path / "saves" / "later.json").is_file()
+
+
+def test_saving_over_a_hard_link_gives_the_path_a_new_file(tmp_path: Path) -> None:
+    # Documented (docs/cli.md): the save is atomic, so the other name keeps the old game.
+    path = tmp_path / "game.json"
+    save_game(played_game(1, CLASSIC2, 5), path)
+    other = tmp_path / "backup.json"
+    os.link(path, other)
+    before = other.read_bytes()
+    save_game(played_game(2, CLASSIC2, 9), path)
+    assert other.read_bytes() == before
+    assert load_game(path).record() == played_game(2, CLASSIC2, 9).record()

@@ -36,7 +36,7 @@ from .moves import (
     canonical,
 )
 from .rng import SplitMix64
-from .rules import PRESETS, RuleSet
+from .rules import PRESETS, TEXT_VALUES, RuleSet, int_range
 from .state import Asked, HandEnd, MeldGroup, Phase, State, new_meld_shape
 
 JOKER, TWO, RED3, BLACK3 = 0, 1, 2, 3
@@ -53,11 +53,24 @@ UNKNOWN_FORMS: Final = "?N for N unknown cards (for example ?11)"
 MOVE_FORMS: Final = (
     "draw | take [CARDS] | meld CARDS | add RANK: CARDS | discard CARD | ask | answer yes|no"
 )
+#: Whole numbers in a position (scores, the hand number, penalties, counts) have at most 9
+#: digits; a seed that is a number at most 20.  Only ASCII digits are digits.
+MAX_NUMBER: Final = 999_999_999
+SEED_DIGITS: Final = 20
+_ASCII_INT: Final = re.compile(r"[+-]?[0-9]+")
 YES_WORDS: Final = ("yes", "true", "on", "y")
 NO_WORDS: Final = ("no", "false", "off", "n")
 
 
 # ---------------------------------------------------------------------------- errors
+
+#: Tokens longer than this are quoted in messages by their start and "…".
+SHOWN_TOKEN: Final = 40
+
+
+def shown_token(token: str) -> str:
+    """``token`` as a message quotes it: whole, or its first characters and "…"."""
+    return token if len(token) <= SHOWN_TOKEN else token[: SHOWN_TOKEN - 8] + "…"
 
 
 class NotationError(ValueError):
@@ -80,6 +93,9 @@ class NotationError(ValueError):
         expected: str | None = None,
         params: dict[str, Any] | None = None,
     ) -> None:
+        if token is not None and len(token) > SHOWN_TOKEN:
+            # A 5,000-digit number or a megabyte-long word is quoted by its start only.
+            message = message.replace(token, shown_token(token))
         self.code = code
         self.message = message
         self.line = line
@@ -165,7 +181,7 @@ def _card(tok: _Tok, expected: str = CARD_FORMS) -> Kind:
         hint = ""
         if tok.text == "3":
             hint = " (a three is 3R, red, or 3B, black)"
-        elif tok.text.isdigit():
+        elif re.fullmatch(r"[0-9]+", tok.text):
             hint = f" (for {tok.text} unknown cards write ?{tok.text})"
         raise _tok_error(tok, "bad_card", f"'{tok.text}' is not a card{hint}", expected) from None
 
@@ -246,14 +262,20 @@ def _team_key(lines: dict[str, _Line], team_name: str, suffix: str) -> _Line | N
 # ---------------------------------------------------------------------------- values
 
 
-def _int(tok: _Tok, what: str, minimum: int | None = None) -> int:
+def _int(tok: _Tok, what: str, minimum: int = -MAX_NUMBER, maximum: int = MAX_NUMBER) -> int:
+    """A whole number of ASCII digits from ``minimum`` to ``maximum`` (never ``int()`` of
+    thousands of digits: the length is checked first)."""
     text = tok.text.replace("_", "")
-    if not re.fullmatch(r"[+-]?\d+", text):
+    if not _ASCII_INT.fullmatch(text):
         raise _tok_error(tok, "bad_number", f"'{tok.text}' is not a whole number", what)
-    value = int(text)
-    if minimum is not None and value < minimum:
-        raise _tok_error(tok, "bad_number", f"{value} is too small", what)
-    return value
+    digits = text.lstrip("+-").lstrip("0")
+    if len(digits) > len(str(max(abs(minimum), abs(maximum)))) or not (
+        minimum <= int(text) <= maximum
+    ):
+        raise _tok_error(tok, "number_out_of_range", f"'{tok.text}' is out of range",
+                         f"{what}, from {minimum} to {maximum}", minimum=minimum,
+                         maximum=maximum)  # fmt: skip
+    return int(text)
 
 
 def _bool(tok: _Tok, value: str, name: str) -> bool:
@@ -277,7 +299,13 @@ def _parse_rules(line: _Line) -> RuleSet:
     rules = PRESETS[name]
     kinds = {f.name: type(getattr(rules, f.name)) for f in fields(RuleSet) if f.name != "name"}
     seen: set[str] = set()
-    for tok in toks[1:]:
+    int_toks: dict[str, _Tok] = {}
+
+    def is_players(tok: _Tok) -> bool:
+        return tok.text.partition("=")[0].lower().replace("-", "_") == "players"
+
+    # ``players`` first: the largest hand size depends on it (rules.int_range).
+    for tok in sorted(toks[1:], key=lambda t: not is_players(t)):
         option, eq, value = tok.text.partition("=")
         option = option.lower().replace("-", "_")
         if option not in kinds:
@@ -297,18 +325,47 @@ def _parse_rules(line: _Line) -> RuleSet:
         if kind is bool:
             parsed = _bool(tok, value, option)
         elif kind is int:
-            parsed = _int(_Tok(value, tok.line, tok.column + len(option) + 1), option, 0)
+            value_tok = _Tok(value, tok.line, tok.column + len(option) + 1)
+            parsed = _option_int(value_tok, option, *int_range(option, rules.players))
             if option == "players" and parsed not in (2, 4):
                 raise _tok_error(tok, "bad_option_value", "a game has 2 or 4 players",
                                  "players=2 or players=4", option=option)  # fmt: skip
+            int_toks[option] = value_tok
         else:
             parsed = value
-            if option == "family" and value != rules.family:
+            if value not in TEXT_VALUES.get(option, (getattr(rules, option),)):
                 raise _tok_error(tok, "bad_option_value",
                                  f"'{value}' is not a rule family this engine plays",
                                  rules.family, option=option)  # fmt: skip
         rules = rules.with_options(**{option: parsed})
+    # The deal must leave a stock (rules.DEALT_MAX): the bound depends on ``players``.
+    low, high = int_range("hand_size", rules.players)
+    if not low <= rules.hand_size <= high:
+        at = int_toks.get("hand_size") or int_toks.get("players") or toks[0]
+        raise _option_range_error(at, "hand_size", low, high, rules.players)
     return rules
+
+
+def _option_int(tok: _Tok, option: str, low: int, high: int) -> int:
+    """An integer rule option within the range this engine plays (``rules.INT_RANGES``)."""
+    try:
+        return _int(tok, option, low, high)
+    except NotationError as exc:
+        if exc.code != "number_out_of_range":
+            raise
+        raise _option_range_error(tok, option, low, high) from None
+
+
+def _option_range_error(tok: _Tok, option: str, low: int, high: int,
+                        players: int | None = None) -> NotationError:  # fmt: skip
+    if low == high:
+        return _tok_error(tok, "unsupported_option_value", f"this engine plays {option} only "
+                          f"as {low}, not '{tok.text}'", f"{option}={low}", option=option,
+                          supported=low)  # fmt: skip
+    why = f" ({players} hands must leave a stock)" if players is not None else ""
+    return _tok_error(tok, "option_out_of_range", f"'{tok.text}' is out of range for "
+                      f"{option}{why}", f"{option} from {low} to {high}", option=option,
+                      minimum=low, maximum=high)  # fmt: skip
 
 
 def _seat(tok: _Tok, seats: Sequence[str]) -> int:
@@ -347,10 +404,12 @@ def _card_items(line: _Line, *, allow_unknown: bool, allow_rest: bool) -> list[_
         text = tok.text
         if text.startswith("?") and allow_unknown:
             count_text = text[1:] or "1"
-            if not count_text.isdigit():
+            if not re.fullmatch(r"[0-9]+", count_text):  # ASCII digits only: not ?² nor ?١١
                 raise _tok_error(tok, "bad_count", f"'{text}' is not a count of unknown cards",
                                  UNKNOWN_FORMS)  # fmt: skip
-            items.append(("unknown", int(count_text), tok))
+            count = _int(_Tok(count_text, tok.line, tok.column + 1),
+                         "a count of unknown cards", 0, DECK_SIZE)  # fmt: skip
+            items.append(("unknown", count, tok))
         elif text.lower() == "rest" and allow_rest:
             if any(kind == "rest" for kind, _, _ in items):
                 raise _tok_error(tok, "duplicate_rest", "'rest' may appear only once",
@@ -727,7 +786,15 @@ def parse_position(text: str) -> State:
         seed_text = lines["seed"].value.strip()
         if not seed_text:
             raise lines["seed"].error("bad_seed", "the seed is empty", "a number or a word")
-        seed = int(seed_text) if re.fullmatch(r"-?\d+", seed_text) else seed_text
+        if re.fullmatch(r"-?[0-9]+", seed_text):
+            if len(seed_text.lstrip("-").lstrip("0")) > SEED_DIGITS:
+                raise lines["seed"].error("seed_too_long", f"a seed that is a number has at "
+                                          f"most {SEED_DIGITS} digits",
+                                          f"a number of at most {SEED_DIGITS} digits, or a "
+                                          "word", digits=SEED_DIGITS)  # fmt: skip
+            seed = int(seed_text)
+        else:
+            seed = seed_text
     pool: list[int] = []
     for kind in range(NUM_KINDS):
         pool.extend([kind] * (DECK_COUNTS[kind] - counter.used[kind]))
@@ -807,6 +874,7 @@ def parse_position(text: str) -> State:
                 "out|concealed|stock and a seat, for example 'out S'",
             )
         state.end = HandEnd(toks[0].text.lower(), _seat(toks[1], seats))
+        _check_end(state, ended, toks, seats)
     elif ended is not None:
         raise ended.error(
             "bad_end",
@@ -827,6 +895,30 @@ def parse_position(text: str) -> State:
     return state
 
 
+def _check_end(state: State, line: _Line, toks: Sequence[_Tok], seats: Sequence[str]) -> None:
+    """An ended hand ended the way the engine ends one: on the turn of the seat named, and a
+    player who went out holds no cards (C-OUT-2) and had the team's canastas (C-OUT-1)."""
+    end = state.end
+    assert end is not None
+    name = seats[end.seat]
+    if end.seat != state.current:
+        raise _tok_error(toks[1], "bad_end", f"the hand ended on {seats[state.current]}'s "
+                         f"turn (the turn line), not {name}'s",
+                         f"'{toks[0].text} {seats[state.current]}'")  # fmt: skip
+    if end.how == "stock":
+        return
+    if state.hand_size(end.seat) or state.staged:
+        raise line.error("end_holds_cards", f"{name} cannot have gone out holding cards "
+                         "(C-OUT-2)", f"'{name}: -'", seat=name)  # fmt: skip
+    team = end.seat % 2
+    canastas, needed = state.canastas(team), state.rules.canastas_to_go_out
+    if canastas < needed:
+        raise line.error("end_needs_canastas", f"{name} cannot have gone out: the team has "
+                         f"{canastas} canasta(s) and needs {needed} to go out (C-OUT-1)",
+                         f"at least {needed} canasta(s) in the team's melds", seat=name,
+                         canastas=canastas, needed=needed)  # fmt: skip
+
+
 def _check_hands_not_empty(state: State, lines: dict[str, _Line], seats: Sequence[str]) -> None:
     """While the hand goes on, everyone holds a card: a player with none has gone out
     (C-OUT-2).  Only the player to move may hold none, with melds set aside (C-MIN-4)."""
@@ -834,6 +926,10 @@ def _check_hands_not_empty(state: State, lines: dict[str, _Line], seats: Sequenc
         held = state.hand_size(seat)
         if seat == state.current:
             held += sum(g.size for g in state.staged.values())
+            if not state.stock and state.phase is Phase.DRAW:
+                # A red three laid when the stock was empty (C-RED-1) can leave a hand empty
+                # before the draw; the draw then ends the hand (C-END-2).
+                held += 1
         if held == 0:
             raise lines[name.lower()].error(
                 "empty_hand",
@@ -846,10 +942,15 @@ def _check_hands_not_empty(state: State, lines: dict[str, _Line], seats: Sequenc
             # After the draw a player holds two cards or more, and keeps two until the team
             # may go out (C-OUT-5): one card here would be a dead end.
             team = seat % 2
+            # While the question waits (phase answer), a "no" must leave a way on: one card
+            # after asking is a dead end no game reaches (the asker has just drawn).
+            # Nor may the player still ask with one card (after drawing, before melding):
+            # a "no" would strand them the same way.
             may_go_out = (
                 state.down[team]
                 and state.canastas(team) >= state.rules.canastas_to_go_out
-                and state.asked is not Asked.NO
+                and state.asked not in (Asked.NO, Asked.PENDING)
+                and not state.check(ASK).legal
             )
             if not may_go_out:
                 raise lines[name.lower()].error(

@@ -15,10 +15,13 @@ T = TypeVar("T")
 
 
 def seed_to_int(seed: int | str) -> int:
-    """Integers are used as they are; text (a daily-deal date, a name) is hashed."""
+    """Integers are used as they are; text (a daily-deal date, a name) is hashed.
+
+    A string that is not valid text (a lone surrogate, from a JSON escape or undecodable
+    bytes) is hashed too, never an error; valid text hashes as it always did."""
     if isinstance(seed, int):
         return seed & _MASK
-    digest = hashlib.sha256(seed.encode("utf-8")).digest()
+    digest = hashlib.sha256(seed.encode("utf-8", "surrogatepass")).digest()
     return int.from_bytes(digest[:8], "big")
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Final
 
+from .cards import DECK_SIZE
+
 
 @dataclass(frozen=True, slots=True)
 class RuleSet:
@@ -65,6 +67,52 @@ PRESETS: Final[dict[str, RuleSet]] = {"classic4": CLASSIC4, "classic2": CLASSIC2
 OPTION_NAMES: Final = (
     "ask_partner", "black_three_freezes", "upcard_turn_until_natural", "two_naturals_per_wild",
 )  # fmt: skip
+
+
+#: The whole numbers each integer field may hold in this engine, both ends included.
+#: Positions (``docs/notation.md``) and saved games (``docs/cli.md``) refuse anything else,
+#: rather than pretend: the move tables stop at three wild cards in a meld (``max_wilds``),
+#: a canasta is seven cards everywhere (``canasta_size``), and the deal must leave a stock
+#: (``hand_size`` times ``players`` at most ``DEALT_MAX``, see ``int_range``).
+INT_RANGES: Final[dict[str, tuple[int, int]]] = {
+    "players": (2, 4),  # 2 or 4 (C-DECK-1, C-TWO-*)
+    "hand_size": (1, 41),  # 20 with four players
+    "draw_count": (1, 108),
+    "canastas_to_go_out": (0, 11),  # 11 natural ranks: more canastas than that cannot be
+    "game_target": (1, 999_999_999),
+    "max_wilds": (0, 3),
+    "canasta_size": (7, 7),
+}
+#: The most cards the hands may take together.  Turning the upcard can take 21 cards (every
+#: wild card and three, then a natural, C-DEAL-3) and the first player's red threes up to 4
+#: more (C-RED-1): a stock of 26 is never used up by the deal itself, so a hand never ends
+#: before its first move.
+DEALT_MAX: Final = DECK_SIZE - 26
+#: Values of the text fields this engine plays.
+TEXT_VALUES: Final[dict[str, tuple[str, ...]]] = {"family": ("classic",)}
+
+
+def int_range(option: str, players: int = 2) -> tuple[int, int]:
+    """The values ``option`` may take, both ends included (``hand_size``: for ``players``)."""
+    low, high = INT_RANGES[option]
+    if option == "hand_size":
+        high = min(high, DEALT_MAX // players)
+    return low, high
+
+
+def unsupported_value(rules: RuleSet) -> str | None:
+    """The first field of ``rules`` this engine cannot play (in field order), or None."""
+    for f in fields(rules):
+        value = getattr(rules, f.name)
+        if f.name in INT_RANGES:
+            low, high = int_range(f.name, rules.players if rules.players in (2, 4) else 2)
+            if type(value) is not int or not low <= value <= high:
+                return f.name
+            if f.name == "players" and value not in (2, 4):
+                return f.name
+        elif f.name in TEXT_VALUES and value not in TEXT_VALUES[f.name]:
+            return f.name
+    return None
 
 
 def preset(name: str) -> RuleSet:

@@ -20,27 +20,32 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 import tempfile
 from dataclasses import fields
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Final
 
-from .cards import DECK_SIZE
 from .game import Game
 from .notation import NotationError, parse_move
-from .rules import PRESETS, RuleSet
+from .rules import INT_RANGES, PRESETS, RuleSet, int_range
 
 FORMAT: Final = "canasta-teach/game"
 VERSION: Final = 1
 #: A saved game is small (a few thousand moves at most); anything far larger is not ours.
 MAX_BYTES: Final = 16 * 1024 * 1024
+#: A seed that is a number has at most 20 digits (a 64-bit seed has 20).
+SEED_LIMIT: Final = 10**20
+#: Format versions are small numbers; a longer one is not a version.
+VERSION_LIMIT: Final = 999_999_999
 
 
 class SaveFileError(ValueError):
     """A saved game that cannot be loaded (or a game that cannot be saved).
 
-    ``code``: ``unreadable``, ``not_json``, ``not_a_save``, ``newer_version``,
+    ``code``: ``unreadable``, ``not_json``, ``number_too_long``, ``not_a_save``,
+    ``newer_version``,
     ``bad_version``, ``bad_field``, ``unknown_rule``, ``unknown_rule_option``,
     ``bad_rule_value``, ``bad_move``, ``move_refused``, ``write_failed``.
     ``params`` holds the facts (field names, the move number and text, the engine's reason).
@@ -71,18 +76,32 @@ def game_to_json(game: Game, saved_at: datetime | None = None) -> dict[str, Any]
 
 
 def save_game(game: Game, path: str | os.PathLike[str]) -> None:
-    """Write ``game`` to ``path`` atomically: the old file stays intact if anything fails."""
+    """Write ``game`` to ``path`` atomically: the old file stays intact if anything fails.
+
+    A symbolic link is followed: the file it points to is replaced, and the link stays.
+    The file keeps its permission bits (a new file gets the mode ``open`` would give it).
+    A hard link is not kept: the path gets a new file, other names keep the old content."""
     target = Path(path)
     text = json.dumps(game_to_json(game), ensure_ascii=False, indent=1) + "\n"
-    folder = target.parent if str(target.parent) else Path(".")
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as exc:  # a seed or a move that is not text (a lone surrogate)
+        raise SaveFileError("write_failed", f"could not save the game to {target}: it holds "
+                            "text that is not valid Unicode",
+                            path=str(target)) from exc  # fmt: skip
     tmp_name: str | None = None
     try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        # Follow symbolic links (a dangling one too): the link stays, its target is saved.
+        real = Path(os.path.realpath(target)) if target.is_symlink() else target
+        folder = real.parent if str(real.parent) else Path(".")
+        mode = _mode_for(real)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=folder)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
             handle.flush()
+            os.fchmod(handle.fileno(), mode)
             os.fsync(handle.fileno())
-        os.replace(tmp_name, target)
+        os.replace(tmp_name, real)
         tmp_name = None
     except OSError as exc:
         raise SaveFileError("write_failed", f"could not save the game to {target}: "
@@ -91,6 +110,29 @@ def save_game(game: Game, path: str | os.PathLike[str]) -> None:
         if tmp_name is not None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp_name)
+
+
+def _mode_for(path: Path) -> int:
+    """The permission bits a save to ``path`` keeps: the file's own, or for a new file
+    what ``open`` gives (0666 less the umask), not ``mkstemp``'s 0600."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    """The process umask, read without changing it where the system allows (Linux)."""
+    with (
+        contextlib.suppress(OSError, ValueError, IndexError),
+        open("/proc/self/status", encoding="ascii", errors="replace") as handle,
+    ):
+        for line in handle:
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def load_game(path: str | os.PathLike[str]) -> Game:
@@ -118,6 +160,10 @@ def game_from_bytes(data: bytes, source: str = "<data>") -> Game:
     except RecursionError as exc:
         raise SaveFileError("not_json", f"{source} is nested too deeply to be a saved game",
                             path=source) from exc  # fmt: skip
+    except ValueError as exc:
+        # json.loads refuses integers of more than 4,300 digits (Python's limit on int()).
+        raise SaveFileError("number_too_long", f"{source} holds a number too long for a "
+                            "saved game", path=source) from exc  # fmt: skip
     return game_from_json(doc, source)
 
 
@@ -127,7 +173,7 @@ def game_from_json(doc: Any, source: str = "<data>") -> Game:
         raise SaveFileError("not_a_save", f"{source} is JSON, but not a canasta-teach game",
                             path=source)  # fmt: skip
     version = doc.get("version")
-    if type(version) is not int or version < 1:
+    if type(version) is not int or not 1 <= version <= VERSION_LIMIT:
         raise SaveFileError("bad_version", f"{source} has no valid format version",
                             path=source, version=repr(version))  # fmt: skip
     if version > VERSION:
@@ -136,8 +182,15 @@ def game_from_json(doc: Any, source: str = "<data>") -> Game:
                             path=source, version=version, supported=VERSION)  # fmt: skip
     rules = _rules(doc.get("rules"), source)
     seed = doc.get("seed")
-    if not (type(seed) is int or type(seed) is str):
-        raise _field(source, "seed", "a whole number or a text")
+    seed_expected = "a whole number of at most 20 digits, or a text"
+    if type(seed) is int:
+        if not -SEED_LIMIT < seed < SEED_LIMIT:
+            raise _field(source, "seed", seed_expected)
+    elif type(seed) is str:
+        if not _is_text(seed):  # a lone surrogate ("\ud800") is not text
+            raise _field(source, "seed", seed_expected)
+    else:
+        raise _field(source, "seed", seed_expected)
     moves = doc.get("moves")
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
         raise _field(source, "moves", "a list of moves in notation")
@@ -167,6 +220,15 @@ def game_from_json(doc: Any, source: str = "<data>") -> Game:
     return game
 
 
+def _is_text(value: str) -> bool:
+    """True when ``value`` is valid Unicode text (no lone surrogates from JSON escapes)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _field(source: str, name: str, expected: str) -> SaveFileError:
     return SaveFileError("bad_field", f"{source}: '{name}' should be {expected}",
                          path=source, field=name, expected=expected)  # fmt: skip
@@ -190,11 +252,12 @@ def _rules(value: Any, source: str) -> RuleSet:
         if key not in types:
             raise SaveFileError("unknown_rule_option", f"{source}: '{key}' is not a rule "
                                 "option this version knows", path=source,
-                                option=str(key))  # fmt: skip
+                                option=_short(str(key)))  # fmt: skip
         if type(item) is not types[key]:
             raise SaveFileError("bad_rule_value", f"{source}: rule option '{key}' should be "
-                                f"{types[key].__name__}, not {item!r}", path=source,
-                                option=key, value=repr(item))  # fmt: skip
+                                f"{types[key].__name__}, not {_short(repr(item))}",
+                                path=source, option=key,
+                                value=_short(repr(item)))  # fmt: skip
         options[key] = item
     if options.get("players", base.players) not in (2, 4):
         raise SaveFileError("bad_rule_value", f"{source}: a game has 2 or 4 players",
@@ -204,22 +267,23 @@ def _rules(value: Any, source: str) -> RuleSet:
         raise SaveFileError("bad_rule_value", f"{source}: this version plays only the "
                             f"'{base.family}' family", path=source, option="family",
                             value=repr(options.get("family")))  # fmt: skip
-    for key in ("hand_size", "draw_count", "game_target"):
-        if options.get(key, 1) < 1:
+    players = options.get("players", base.players)
+    for key in INT_RANGES:
+        # The values this engine plays (rules.INT_RANGES): max_wilds 0 to 3, canasta_size 7.
+        low, high = int_range(key, players)
+        value = options.get(key, getattr(base, key))
+        if not low <= value <= high:
+            what = f"from {low} to {high}" if low < high else f"{low}"
             raise SaveFileError("bad_rule_value", f"{source}: rule option '{key}' must be "
-                                "positive", path=source, option=key,
-                                value=repr(options[key]))  # fmt: skip
-    for key in ("canastas_to_go_out", "max_wilds"):
-        if options.get(key, 0) < 0:
-            raise SaveFileError("bad_rule_value", f"{source}: rule option '{key}' must not be "
-                                "negative", path=source, option=key,
-                                value=repr(options[key]))  # fmt: skip
-    rules = base.with_options(**options)
-    if rules.hand_size * rules.players >= DECK_SIZE:
-        raise SaveFileError("bad_rule_value", f"{source}: {rules.players} hands of "
-                            f"{rules.hand_size} cards do not fit in one deck", path=source,
-                            option="hand_size", value=repr(rules.hand_size))  # fmt: skip
-    return rules
+                                f"{what}, not {_short(repr(value))}", path=source,
+                                option=key, value=_short(repr(value)),
+                                minimum=low, maximum=high)  # fmt: skip
+    return base.with_options(**options)
+
+
+def _short(text: str) -> str:
+    """A value as a message shows it: whole, or its first characters and "…"."""
+    return text if len(text) <= 40 else text[:32] + "…"
 
 
 __all__ = ["FORMAT", "VERSION", "SaveFileError", "game_from_json", "load_game", "save_game"]
