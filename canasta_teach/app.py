@@ -76,9 +76,10 @@ VOILA_CONFIG: dict[str, dict[str, Any]] = {
         "file_allowlist": [r".*\.(png|jpg|gif|svg)"],
         "file_denylist": [r".*\.(ipynb|py)", r"(.*/)?\..*"],
     },
-    # A closed tab shuts its kernel down (Voilà sends a beacon on `beforeunload`); a crashed tab
-    # or a lost connection does not: cull kernels that nobody has been connected to for 15 min.
-    "MappingKernelManager": {"cull_idle_timeout": 900, "cull_interval": 60},
+    # A closed tab shuts its kernel down (Voilà sends a beacon on `beforeunload`); a crashed tab,
+    # a lost connection or a plain GET (no browser) does not: cull kernels that nobody has been
+    # connected to for 5 minutes (a page open in a tab stays connected and is never culled).
+    "MappingKernelManager": {"cull_idle_timeout": 300, "cull_interval": 30},
 }
 
 
@@ -142,7 +143,13 @@ def start_page_url(port: int, host: str = HOST) -> str:
 
 
 def voila_command(
-    port: int, root: str | os.PathLike[str] | None = None, *, preheat: bool = False
+    port: int,
+    root: str | os.PathLike[str] | None = None,
+    *,
+    preheat: bool = False,
+    max_kernels: int | None = None,
+    allow_hosts: Sequence[str] = (),
+    ip: str = HOST,
 ) -> list[str]:
     """The argv that serves ``root`` (default ``lessons/``) on 127.0.0.1:``port``.
 
@@ -163,14 +170,22 @@ def voila_command(
     ]
     if preheat:
         command.append("--preheat")
+    if max_kernels is not None:
+        command += ["--max-kernels", str(int(max_kernels))]
+    for name in allow_hosts:
+        command += ["--allow-host", name]
+    if ip != HOST:
+        command += ["--ip", ip]
     return command
 
 
-def voila_args(port: int, root: str | os.PathLike[str], *, preheat: bool = False) -> list[str]:
+def voila_args(
+    port: int, root: str | os.PathLike[str], *, preheat: bool = False, ip: str = HOST
+) -> list[str]:
     """Voilà's own command-line arguments (used inside ``serve``)."""
     args = [
         "--no-browser",
-        f"--Voila.ip={HOST}",
+        f"--Voila.ip={ip}",
         f"--Voila.port={int(port)}",
         "--Voila.port_retries=0",
     ]
@@ -260,8 +275,15 @@ def voila_json() -> dict[str, Any]:
     return {"VoilaConfiguration": config}
 
 
-def _serve(port: int, root: str, preheat: bool = False) -> None:
-    """Run Voilà in this process (the ``serve`` subcommand)."""
+def _serve(
+    port: int,
+    root: str,
+    preheat: bool = False,
+    max_kernels: int | None = None,
+    allow_hosts: Sequence[str] = (),
+    ip: str = HOST,
+) -> None:
+    """Run Voilà in this process (the ``serve`` subcommand), hardened (canasta_teach.hardening)."""
     data_dir = tempfile.mkdtemp(prefix="canasta-jupyter-")
     atexit.register(shutil.rmtree, data_dir, True)
     build_jupyter_path(data_dir)
@@ -272,9 +294,23 @@ def _serve(port: int, root: str, preheat: bool = False) -> None:
     from jupyter_server.utils import url_path_join
     from voila.app import Voila  # type: ignore[import-untyped]
     from voila.tornado.handler import TornadoVoilaHandler  # type: ignore[import-untyped]
+    from voila.tornado.kernel_websocket_handler import (  # type: ignore[import-untyped]
+        VoilaKernelWebsocketHandler,
+    )
+
+    from canasta_teach import hardening
+
+    hardening.install_error_pages()
+    cap = max_kernels if max_kernels is not None else hardening.kernel_budget()
+    allowed = [*allow_hosts, *([ip] if ip not in ("0.0.0.0", "::", "") else [])]
+    pending = [0]  # pages being rendered, whose kernel may not be counted yet
 
     class PageHandler(TornadoVoilaHandler):  # type: ignore[misc]
-        """Voilà's page handler, which also sets the ``_xsrf`` cookie.
+        """Voilà's page handler, with a cap on kernels and the ``_xsrf`` cookie set.
+
+        Each page view starts a kernel: past ``cap`` kernels (running, or being started for a
+        page), the visitor gets a translated "too many learners right now" page (503, Retry-After)
+        instead, and no kernel starts.
 
         On ``beforeunload`` the page asks the server to shut its kernel down with a beacon that
         carries the ``_xsrf`` cookie; Voilà never sets that cookie, so the request fails with
@@ -286,6 +322,24 @@ def _serve(port: int, root: str, preheat: bool = False) -> None:
             await super().prepare()
             self.xsrf_token  # noqa: B018 (the property sets the cookie)
 
+        async def get(self, path: str | None = None) -> None:
+            running = len(self.kernel_manager.list_kernel_ids())
+            if running + pending[0] >= cap:
+                self.log.warning(
+                    "kernel cap reached (%d running, %d starting)", running, pending[0]
+                )
+                self.set_status(503)
+                self.set_header("Retry-After", "60")
+                self.set_header("Cache-Control", "no-store")
+                self.set_header("Content-Type", "text/html; charset=UTF-8")
+                self.finish(hardening.busy_page(self.request.path, self.base_url))
+                return
+            pending[0] += 1
+            try:
+                await super().get(path)
+            finally:
+                pending[0] -= 1
+
     class CanastaVoila(Voila):  # type: ignore[misc]
         """Voilà without the directory tree page and the contents API; kernels shut down.
 
@@ -295,19 +349,48 @@ def _serve(port: int, root: str, preheat: bool = False) -> None:
 
         def init_handlers(self) -> list[Any]:
             dropped = {"TornadoVoilaTreeHandler", "VoilaContentsHandler"}
+            guarded = hardening.guarded_websocket_handler()
             handlers = []
             for handler in super().init_handlers():
                 if handler[1].__name__ in dropped:
                     continue
                 if handler[1] is TornadoVoilaHandler:
                     handler = (handler[0], PageHandler, *handler[2:])
+                if handler[1] is VoilaKernelWebsocketHandler:
+                    handler = (handler[0], guarded, *handler[2:])
                 handlers.append(handler)
             start = url_path_join(self.server_url, "voila/render", START_PAGE)
             handlers.insert(0, (self.server_url, tornado.web.RedirectHandler, {"url": start}))
             return handlers
 
+        def listen(self) -> None:
+            # DNS rebinding (F5): a request whose Host is not this server's gets a 403 page,
+            # whatever its path (pages, static files and the kernel websocket alike).
+            app = self.app
+            find_handler = app.find_handler
+
+            def checked(request: Any, **kwargs: Any) -> Any:
+                if not hardening.host_allowed(request.host, allowed):
+                    return app.get_handler_delegate(request, HostRefusedHandler)
+                return find_handler(request, **kwargs)
+
+            app.find_handler = checked
+            super().listen()
+
+    class HostRefusedHandler(tornado.web.RequestHandler):
+        def prepare(self) -> None:
+            self.log_refusal()
+            raise tornado.web.HTTPError(403)
+
+        def log_refusal(self) -> None:
+            import logging
+
+            logging.getLogger("canasta_teach.hardening").warning(
+                "refused a request for host %r", self.request.host
+            )
+
     try:
-        CanastaVoila.launch_instance(argv=voila_args(port, root, preheat=preheat))
+        CanastaVoila.launch_instance(argv=voila_args(port, root, preheat=preheat, ip=ip))
     finally:
         shutil.rmtree(data_dir, ignore_errors=True)
 
@@ -339,11 +422,20 @@ def start_server(
     root: str | os.PathLike[str] | None = None,
     *,
     preheat: bool = False,
+    options: dict[str, Any] | None = None,
     **popen_kwargs: Any,
 ) -> subprocess.Popen[bytes]:
     """Start :func:`voila_command` in a new process group (see :func:`stop_server`)."""
-    command = voila_command(port, root, preheat=preheat)
-    return subprocess.Popen(command, start_new_session=True, **popen_kwargs)
+    command = voila_command(port, root, preheat=preheat, **(options or {}))
+    # The server and its kernels keep their temporary files (kernel connection files with their
+    # HMAC keys, the template copy) in a folder of this run, which stop_server removes even when
+    # the server had to be killed (F15).
+    run_dir = tempfile.mkdtemp(prefix="canasta-run-")
+    env = dict(popen_kwargs.pop("env", None) or os.environ)
+    env["TMPDIR"] = run_dir
+    proc = subprocess.Popen(command, start_new_session=True, env=env, **popen_kwargs)
+    proc.canasta_run_dir = run_dir  # type: ignore[attr-defined]
+    return proc
 
 
 def stop_server(proc: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
@@ -357,19 +449,22 @@ def stop_server(proc: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
     if proc.poll() is None:
         proc.wait(timeout=timeout)
+    run_dir = getattr(proc, "canasta_run_dir", None)
+    if run_dir:
+        shutil.rmtree(run_dir, ignore_errors=True)
 
 
 def _interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
-def _run(port: int, root: str | None) -> int:
+def _run(port: int, root: str | None, options: dict[str, Any] | None = None) -> int:
     # The server runs in its own process group: Ctrl-C, `kill` or a closed terminal reach this
     # launcher only, which then stops the server and its kernels (even when started with SIGINT
     # ignored, as `cmd &` in a script does).
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _interrupt)
-    proc = start_server(port, root)
+    proc = start_server(port, root, options=options)
     try:
         wait_for_port(port, proc=proc)
         print(f"\ncanasta-teach is ready: {start_page_url(port)}\n(Ctrl-C stops it)\n", flush=True)
@@ -413,6 +508,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     for p in (parser, run, serve, lab):
         p.add_argument("--port", type=int, default=default_port)
         p.add_argument("--root", default=None, help="folder to serve (default: lessons/)")
+    env_cap = os.environ.get("CANASTA_MAX_KERNELS")
+    for p in (parser, run, serve):
+        p.add_argument(
+            "--max-kernels",
+            type=int,
+            default=int(env_cap) if env_cap and env_cap.isdecimal() else None,
+            help="most kernels (learners' pages) at once; default: from the machine's memory "
+            "(canasta_teach.hardening.kernel_budget), or $CANASTA_MAX_KERNELS",
+        )
+        p.add_argument(
+            "--allow-host",
+            action="append",
+            default=[n for n in os.environ.get("CANASTA_ALLOWED_HOSTS", "").split(",") if n],
+            help="a host name the app is reached by besides localhost (repeat; '*' for any, "
+            "behind a proxy that checks Host), or $CANASTA_ALLOWED_HOSTS (comma-separated)",
+        )
+        p.add_argument("--ip", default=HOST, help=f"address to listen on (default {HOST})")
 
     install = sub.add_parser(
         "install-template", help="copy the canasta template into a Jupyter data folder"
@@ -421,6 +533,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "dest", help="e.g. $(python -c 'import sys; print(sys.prefix)')/share/jupyter"
     )
     install.add_argument("--repo", default=None, help="repository checkout (default: this one)")
+
+    server_config = sub.add_parser(
+        "write-server-config",
+        help="Jupyter Server settings that refuse malformed websocket frames (Binder)",
+    )
+    server_config.add_argument("path", help="e.g. PREFIX/etc/jupyter/jupyter_server_config.json")
 
     overrides = sub.add_parser(
         "write-lab-overrides", help="JupyterLab settings for the lessons (LAB_OVERRIDES)"
@@ -432,13 +550,35 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     args = parser.parse_args(argv)
     if args.command == "serve":
-        _serve(args.port, args.root or str(LESSONS_DIR), args.preheat)
+        _serve(
+            args.port,
+            args.root or str(LESSONS_DIR),
+            args.preheat,
+            max_kernels=args.max_kernels,
+            allow_hosts=args.allow_host,
+            ip=args.ip,
+        )
         return 0
     if args.command == "install-template":
         print(build_jupyter_path(args.dest, args.repo))
         return 0
     if args.command == "lab":
         return _lab(args.port, args.root)
+    if args.command == "write-server-config":
+        from canasta_teach.hardening import SERVER_CONFIG
+
+        path = Path(args.path)
+        config: dict[str, Any] = {}
+        if path.is_file():
+            with contextlib.suppress(ValueError, OSError):
+                loaded = json.loads(path.read_text(encoding="utf-8"))
+                config = loaded if isinstance(loaded, dict) else {}
+        for section, values in SERVER_CONFIG.items():
+            config.setdefault(section, {}).update(values)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+        print(path)
+        return 0
     if args.command == "write-lab-overrides":
         print(write_lab_overrides(args.prefix))
         return 0
@@ -448,7 +588,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         path.write_text(json.dumps(voila_json(), indent=2) + "\n", encoding="utf-8")
         print(path)
         return 0
-    return _run(args.port, args.root)
+    options = {"max_kernels": args.max_kernels, "allow_hosts": args.allow_host, "ip": args.ip}
+    return _run(args.port, args.root, options)
 
 
 if __name__ == "__main__":

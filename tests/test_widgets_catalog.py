@@ -19,7 +19,11 @@ from canasta_teach.widgets import ACTIONS, GAMES
 
 LANGS = ("en", "ur", "hi", "te")
 WIDGETS = Path(__file__).resolve().parents[1] / "canasta_teach" / "widgets"
-KEY = re.compile(r"""["']((?:button|table|msg|game|hint|error|reference)\.[a-z_.]+[a-z_])["']""")
+KEY = re.compile(
+    r"""["']((?:button|table|msg|game|hint|error|reference|server)\.[a-z_.]+[a-z_])["']"""
+)
+#: The server's own pages (too many learners, errors) speak from the same catalog.
+SERVER = Path(__file__).resolve().parents[1] / "canasta_teach" / "hardening.py"
 EXPLAIN = re.compile(r'^explain\s*=\s*"([a-z0-9_.-]+)"', re.MULTILINE)
 
 
@@ -43,7 +47,7 @@ def keys_used_by_the_widgets() -> set[str]:
     from canasta_teach.widgets.reference import GLOSSARY, SECTIONS
 
     used: set[str] = set()
-    for source in WIDGETS.glob("*.py"):
+    for source in [*WIDGETS.glob("*.py"), SERVER]:
         used |= set(KEY.findall(source.read_text(encoding="utf-8")))
     used -= {"table.js", "table.css"}  # file names, not keys
     # Keys built at run time.

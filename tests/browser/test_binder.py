@@ -119,3 +119,39 @@ def test_the_binder_link_opens_the_app_and_a_move_is_played(
     expect(message).not_to_be_empty(timeout=PAGE_TIMEOUT_MS)
     assert any("\u0900" <= ch <= "\u097f" for ch in message.inner_text())
     page.screenshot(path=str(artifacts / "binder-hi-03.png"))
+
+
+def test_binder_refuses_the_frame_that_hung_the_server(binder: str) -> None:
+    # F1 through Jupyter Server (Voilà as an extension): postBuild's SafeFramesConnection.
+    import re
+    import threading
+    import time
+    import urllib.request
+
+    import websocket
+
+    with urllib.request.urlopen(
+        f"{binder}/voila/render/lessons/en/00-start.ipynb?token={TOKEN}", timeout=120
+    ) as response:
+        body = response.read().decode()
+    match = re.search(r'"kernelId"\s*:\s*"([0-9a-f-]{36})"', body)
+    assert match
+    sock = websocket.create_connection(
+        f"ws://{binder.split('//')[1]}/api/kernels/{match.group(1)}/channels?token={TOKEN}",
+        subprotocols=["v1.kernel.websocket.jupyter.org"], origin=binder, timeout=20,
+    )  # fmt: skip
+    took: list[float] = []
+
+    def probe() -> None:
+        time.sleep(0.3)
+        start = time.monotonic()
+        with urllib.request.urlopen(f"{binder}/api/status?token={TOKEN}", timeout=30) as r:
+            r.read()
+        took.append(time.monotonic() - start)
+
+    thread = threading.Thread(target=probe)
+    thread.start()
+    sock.send_binary((2**40).to_bytes(8, "little") + b"\0" * 16)
+    thread.join(timeout=40)
+    sock.close()
+    assert took and took[0] < 1.0, took

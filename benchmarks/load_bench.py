@@ -1,0 +1,311 @@
+"""Load benchmark: a class of learners on one server.
+
+One Voilà server (``canasta_teach.app.start_server``, as ``make app`` starts it, with its kernel
+cap) and Debian's Chromium. For each N (default 10, 25, 50), lesson 3 in the four languages in
+turn:
+
+- the server alone: N page requests at once (N threads, plain HTTP, as N learners' browsers
+  send them); each is timed until the whole page has arrived, which is when Voilà has started
+  its kernel and run the lesson (what the server must do per learner, without a browser on the
+  same CPUs); the kernels are then shut down as closed tabs do;
+- in Chromium: N tabs opened at once, each timed to its hand drawn. The browser runs on the same
+  two CPUs as the server and the kernels, so these times are an upper bound of what learners on
+  their own devices see.
+
+Then, with the N tabs open:
+
+- time to interactive of each page (navigation start to the hand drawn, as ``app_bench``), as
+  median and worst; pages turned away by the cap (503, "too many learners") are counted;
+- memory: the server's resident set and the sum of its kernels' (``/proc``), and per kernel;
+- click-to-update under load: with all N pages open, Meld pressed on a sample of pages (a
+  refusal, answered by the kernel), event to first change of the message area;
+- the cap: the server's cap on this machine and the N from which learners are turned away,
+  verified at the end with a small cap (``--verify-cap``, N = cap + 5: exactly 5 turned away).
+
+All tabs are then closed (each closed tab shuts its kernel down) before the next N.
+
+``python -m benchmarks.load_bench [--sizes 10 25 50] [--clicks 5] [--max-kernels K] [--json]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import http.cookiejar
+import json
+import re
+import statistics
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from canasta_teach import app, hardening
+
+from .app_bench import (
+    _READY_SCRIPT,
+    LESSON_READY,
+    MELD_REFUSAL,
+    PAGE_TIMEOUT_MS,
+    _click,
+)
+
+if TYPE_CHECKING:
+    from playwright.sync_api import BrowserContext, Page
+
+LESSON = "03-melds-canastas.ipynb"
+LANGS = ("en", "ur", "hi", "te")
+
+
+def _rss(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def _kernels(server_pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == server_pid and b"ipykernel" in cmdline:
+            found.append(int(entry.name))
+    return found
+
+
+def _wait_no_kernels(server_pid: int, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while _kernels(server_pid) and time.monotonic() < deadline:
+        time.sleep(0.25)
+
+
+#: Under load a page's widget may draw long after Voilà shows its cells.
+LOAD_GRACE_MS = 90_000
+
+
+def _server_only(base: str, n: int) -> dict[str, Any]:
+    """``n`` page requests at once; each timed to its last byte; then their kernels shut down."""
+    times: list[float] = [0.0] * n
+    statuses: list[int] = [0] * n
+    kernels: list[tuple[str, Any]] = []
+    lock = threading.Lock()
+    barrier = threading.Barrier(n)
+
+    def learner(i: int) -> None:
+        jar = http.cookiejar.CookieJar()
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+        barrier.wait()
+        start = time.perf_counter()
+        try:
+            with opener.open(f"{base}{LANGS[i % len(LANGS)]}/{LESSON}", timeout=600) as response:
+                body = response.read().decode("utf-8", "replace")
+                statuses[i] = response.status
+        except urllib.error.HTTPError as error:
+            statuses[i] = error.code
+            body = ""
+        times[i] = time.perf_counter() - start
+        match = re.search(r'"kernelId"\s*:\s*"([0-9a-f-]{36})"', body)
+        if match:
+            with lock:
+                kernels.append((match.group(1), (opener, jar)))
+
+    threads = [threading.Thread(target=learner, args=(i,)) for i in range(n)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    served = [t for t, s in zip(times, statuses, strict=True) if s == 200]
+    result = {
+        "served": len(served),
+        "refused": sum(1 for s in statuses if s == 503),
+        "page_median_s": statistics.median(served) if served else None,
+        "page_worst_s": max(served) if served else None,
+    }
+    root = base.split("/voila/render/")[0]
+    for kernel_id, (opener, jar) in kernels:
+        xsrf = next((c.value for c in jar if c.name == "_xsrf"), "")
+        request = urllib.request.Request(
+            f"{root}/voila/api/shutdown/{kernel_id}", data=b"", headers={"X-XSRFToken": xsrf}
+        )
+        with contextlib.suppress(urllib.error.URLError):
+            opener.open(request, timeout=60).close()
+    return result
+
+
+def _open_class(context: BrowserContext, base: str, n: int) -> tuple[list[Page], list[float], int]:
+    """Open ``n`` lesson pages at once; return the usable pages, their TTIs and the refusals."""
+    pages: list[Page] = []
+    statuses: list[int] = []
+    for i in range(n):
+        page = context.new_page()
+        page.add_init_script(_READY_SCRIPT % json.dumps(LESSON_READY))
+        response = page.goto(
+            f"{base}{LANGS[i % len(LANGS)]}/{LESSON}", wait_until="commit", timeout=PAGE_TIMEOUT_MS
+        )
+        statuses.append(response.status if response is not None else 0)
+        pages.append(page)
+    usable, ttis = [], []
+    for page, status in zip(pages, statuses, strict=True):
+        if status != 200:
+            continue
+        page.wait_for_function(
+            "grace => (b => b && (b.ready !== null"
+            " || (b.shown !== null && performance.now() - b.shown > grace)))(window.__ctBench)",
+            arg=LOAD_GRACE_MS,
+            timeout=PAGE_TIMEOUT_MS * 5,
+        )
+        ready = page.evaluate("window.__ctBench.ready")
+        if ready is not None:
+            usable.append(page)
+            ttis.append(float(ready))
+    refused = sum(1 for s in statuses if s == 503)
+    others = [p for p, s in zip(pages, statuses, strict=True) if s != 200]
+    for page in others:
+        page.close()
+    return usable, ttis, refused
+
+
+def _close(pages: list[Page]) -> None:
+    for page in pages:
+        page.close(run_before_unload=True)
+
+
+def _memory(server_pid: int) -> dict[str, float]:
+    kernels = _kernels(server_pid)
+    sizes = [_rss(pid) for pid in kernels]
+    mb = 1024 * 1024
+    return {
+        "server_mb": _rss(server_pid) / mb,
+        "kernels": len(kernels),
+        "kernels_mb": sum(sizes) / mb,
+        "per_kernel_mb": (statistics.median(sizes) / mb) if sizes else 0.0,
+    }
+
+
+def measure(sizes: list[int], clicks: int, max_kernels: int | None, verify_cap: int) -> Any:
+    from playwright.sync_api import sync_playwright
+
+    cap = max_kernels if max_kernels is not None else hardening.kernel_budget()
+    results: dict[str, Any] = {"cap": cap, "cpus": _cpus(), "sizes": []}
+    with tempfile.TemporaryDirectory(prefix="canasta-load-") as tmp:
+        site = app.link_site(Path(tmp) / "site")
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=app.CHROMIUM, args=app.CHROMIUM_ARGS)
+            try:
+                for label, runs, server_cap in (
+                    ("load", sizes, cap),
+                    ("cap", [verify_cap + 5], verify_cap),
+                ):
+                    port = app.free_port()
+                    log = open(Path(tmp) / f"voila-{label}.log", "wb")  # noqa: SIM115
+                    proc = app.start_server(
+                        port, site, options={"max_kernels": server_cap}, stdout=log, stderr=log
+                    )
+                    try:
+                        app.wait_for_port(port, timeout=120, proc=proc)
+                        base = f"http://127.0.0.1:{port}/voila/render/"
+                        idle = _rss(proc.pid) / 1024 / 1024
+                        for n in runs:
+                            alone = _server_only(base, n)
+                            _wait_no_kernels(proc.pid)
+                            context = browser.new_context(viewport={"width": 1100, "height": 800})
+                            started = time.perf_counter()
+                            pages, ttis, refused = _open_class(context, base, n)
+                            wall = time.perf_counter() - started
+                            memory = _memory(proc.pid)
+                            click_ms = []
+                            for page in pages[:clicks]:
+                                click_ms.append(_click(page, MELD_REFUSAL))
+                            row = {
+                                "label": label,
+                                "n": n,
+                                "cap": server_cap,
+                                "interactive": len(ttis),
+                                "refused": refused,
+                                "tti_median_ms": statistics.median(ttis) if ttis else None,
+                                "tti_worst_ms": max(ttis) if ttis else None,
+                                "all_ready_s": wall,
+                                "click_median_ms": statistics.median(click_ms)
+                                if click_ms
+                                else None,
+                                "click_worst_ms": max(click_ms) if click_ms else None,
+                                "server_idle_mb": idle,
+                                **memory,
+                                "server_only": alone,
+                            }
+                            results["sizes"].append(row)
+                            print(_line(row), flush=True)
+                            _close(pages)
+                            context.close()
+                            _wait_no_kernels(proc.pid)
+                    finally:
+                        app.stop_server(proc)
+                        log.close()
+            finally:
+                browser.close()
+    return results
+
+
+def _cpus() -> int:
+    import os
+
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def _line(row: dict[str, Any]) -> str:
+    def ms(value: float | None) -> str:
+        return "-" if value is None else f"{value:,.0f} ms"
+
+    def s(value: float | None) -> str:
+        return "-" if value is None else f"{value:.1f} s"
+
+    alone = row["server_only"]
+    return (
+        f"N={row['n']:>3} (cap {row['cap']}): server alone: {alone['served']} pages served, "
+        f"{alone['refused']} turned away, page median {s(alone['page_median_s'])}, worst "
+        f"{s(alone['page_worst_s'])}\n"
+        f"       in Chromium on the same CPUs: {row['interactive']} interactive, "
+        f"{row['refused']} turned away; TTI median {ms(row['tti_median_ms'])}, "
+        f"worst {ms(row['tti_worst_ms'])}; click median {ms(row['click_median_ms'])}, "
+        f"worst {ms(row['click_worst_ms'])}; server {row['server_mb']:.0f} MB "
+        f"(idle {row['server_idle_mb']:.0f} MB), {row['kernels']} kernels "
+        f"{row['kernels_mb']:,.0f} MB ({row['per_kernel_mb']:.0f} MB each)"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10, 25, 50])
+    parser.add_argument("--clicks", type=int, default=5)
+    parser.add_argument("--max-kernels", type=int, default=None, help="default: the server's")
+    parser.add_argument("--verify-cap", type=int, default=8, help="cap of the refusal check")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if not Path(app.CHROMIUM).exists():
+        print(f"load_bench: {app.CHROMIUM} is missing (make browser)", file=sys.stderr)
+        return 1
+    result = measure(args.sizes, args.clicks, args.max_kernels, args.verify_cap)
+    print(
+        f"cap on this machine ({result['cpus']} CPUs): {result['cap']} kernels; "
+        f"learners are turned away from N = {result['cap'] + 1}"
+    )
+    if args.json:
+        print(json.dumps(result, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
