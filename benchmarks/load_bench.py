@@ -55,7 +55,7 @@ from .app_bench import (
 )
 
 if TYPE_CHECKING:
-    from playwright.sync_api import BrowserContext, Page
+    from playwright.sync_api import Browser, BrowserContext, Page
 
 LESSON = "03-melds-canastas.ipynb"
 LANGS = ("en", "ur", "hi", "te")
@@ -92,6 +92,7 @@ def _wait_no_kernels(server_pid: int, seconds: float = 60) -> None:
         time.sleep(0.25)
 
 
+_console: list[str] = []
 #: Under load a page's widget may draw long after Voilà shows its cells.
 LOAD_GRACE_MS = 90_000
 
@@ -145,12 +146,20 @@ def _server_only(base: str, n: int) -> dict[str, Any]:
     return result
 
 
-def _open_class(context: BrowserContext, base: str, n: int) -> tuple[list[Page], list[float], int]:
-    """Open ``n`` lesson pages at once; return the usable pages, their TTIs and the refusals."""
+def _open_class(
+    browser: Browser, base: str, n: int, shots: Path | None = None
+) -> tuple[list[Page], list[float], int, list[BrowserContext]]:
+    """Open ``n`` lesson pages at once, each in its own browser context (a learner's own
+    browser: Chromium allows 6 connections per host and profile, and Voilà streams each page
+    over one); return the usable pages, their TTIs, the refusals and the contexts."""
     pages: list[Page] = []
     statuses: list[int] = []
+    contexts: list[BrowserContext] = []
     for i in range(n):
+        context = browser.new_context(viewport={"width": 1100, "height": 800})
+        contexts.append(context)
         page = context.new_page()
+        page.on("console", lambda msg, i=i: _console.append(f"{i} {msg.type}: {msg.text}"[:300]))
         page.add_init_script(_READY_SCRIPT % json.dumps(LESSON_READY))
         response = page.goto(
             f"{base}{LANGS[i % len(LANGS)]}/{LESSON}", wait_until="commit", timeout=PAGE_TIMEOUT_MS
@@ -171,11 +180,17 @@ def _open_class(context: BrowserContext, base: str, n: int) -> tuple[list[Page],
         if ready is not None:
             usable.append(page)
             ttis.append(float(ready))
+        elif shots is not None:  # keep what a learner would have seen, to find out why
+            name = f"not-interactive-{len(pages)}-{len(usable)}"
+            page.locator(".jp-OutputArea").last.scroll_into_view_if_needed()
+            page.screenshot(path=str(shots / f"{name}.png"))
+            state = page.evaluate(
+                "() => [...document.querySelectorAll('.jp-OutputArea-output')].map("
+                "e => e.innerText.slice(0, 200))"
+            )
+            (shots / f"{name}.txt").write_text(json.dumps(state, ensure_ascii=False, indent=1))
     refused = sum(1 for s in statuses if s == 503)
-    others = [p for p, s in zip(pages, statuses, strict=True) if s != 200]
-    for page in others:
-        page.close()
-    return usable, ttis, refused
+    return usable, ttis, refused, contexts
 
 
 def _close(pages: list[Page]) -> None:
@@ -195,7 +210,13 @@ def _memory(server_pid: int) -> dict[str, float]:
     }
 
 
-def measure(sizes: list[int], clicks: int, max_kernels: int | None, verify_cap: int) -> Any:
+def measure(
+    sizes: list[int],
+    clicks: int,
+    max_kernels: int | None,
+    verify_cap: int,
+    shots: Path | None = None,
+) -> Any:
     from playwright.sync_api import sync_playwright
 
     cap = max_kernels if max_kernels is not None else hardening.kernel_budget()
@@ -205,12 +226,13 @@ def measure(sizes: list[int], clicks: int, max_kernels: int | None, verify_cap: 
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=app.CHROMIUM, args=app.CHROMIUM_ARGS)
             try:
-                for label, runs, server_cap in (
-                    ("load", sizes, cap),
-                    ("cap", [verify_cap + 5], verify_cap),
-                ):
+                runs = [("load", n, cap) for n in sizes] + [("cap", verify_cap + 5, verify_cap)]
+                for label, n, server_cap in runs:
+                    # A fresh server for each N: a tab closed before its page finished loading
+                    # sends no shutdown beacon, and its kernel would count against the next N
+                    # until the 5-minute cull.
                     port = app.free_port()
-                    log = open(Path(tmp) / f"voila-{label}.log", "wb")  # noqa: SIM115
+                    log = open(Path(tmp) / f"voila-{label}-{n}.log", "wb")  # noqa: SIM115
                     proc = app.start_server(
                         port, site, options={"max_kernels": server_cap}, stdout=log, stderr=log
                     )
@@ -218,39 +240,33 @@ def measure(sizes: list[int], clicks: int, max_kernels: int | None, verify_cap: 
                         app.wait_for_port(port, timeout=120, proc=proc)
                         base = f"http://127.0.0.1:{port}/voila/render/"
                         idle = _rss(proc.pid) / 1024 / 1024
-                        for n in runs:
-                            alone = _server_only(base, n)
-                            _wait_no_kernels(proc.pid)
-                            context = browser.new_context(viewport={"width": 1100, "height": 800})
-                            started = time.perf_counter()
-                            pages, ttis, refused = _open_class(context, base, n)
-                            wall = time.perf_counter() - started
-                            memory = _memory(proc.pid)
-                            click_ms = []
-                            for page in pages[:clicks]:
-                                click_ms.append(_click(page, MELD_REFUSAL))
-                            row = {
-                                "label": label,
-                                "n": n,
-                                "cap": server_cap,
-                                "interactive": len(ttis),
-                                "refused": refused,
-                                "tti_median_ms": statistics.median(ttis) if ttis else None,
-                                "tti_worst_ms": max(ttis) if ttis else None,
-                                "all_ready_s": wall,
-                                "click_median_ms": statistics.median(click_ms)
-                                if click_ms
-                                else None,
-                                "click_worst_ms": max(click_ms) if click_ms else None,
-                                "server_idle_mb": idle,
-                                **memory,
-                                "server_only": alone,
-                            }
-                            results["sizes"].append(row)
-                            print(_line(row), flush=True)
-                            _close(pages)
+                        alone = _server_only(base, n)
+                        _wait_no_kernels(proc.pid)
+                        started = time.perf_counter()
+                        pages, ttis, refused, contexts = _open_class(browser, base, n, shots)
+                        wall = time.perf_counter() - started
+                        memory = _memory(proc.pid)
+                        click_ms = [_click(page, MELD_REFUSAL) for page in pages[:clicks]]
+                        row = {
+                            "label": label,
+                            "n": n,
+                            "cap": server_cap,
+                            "interactive": len(ttis),
+                            "refused": refused,
+                            "tti_median_ms": statistics.median(ttis) if ttis else None,
+                            "tti_worst_ms": max(ttis) if ttis else None,
+                            "all_ready_s": wall,
+                            "click_median_ms": statistics.median(click_ms) if click_ms else None,
+                            "click_worst_ms": max(click_ms) if click_ms else None,
+                            "server_idle_mb": idle,
+                            **memory,
+                            "server_only": alone,
+                        }
+                        results["sizes"].append(row)
+                        print(_line(row), flush=True)
+                        _close(pages)
+                        for context in contexts:
                             context.close()
-                            _wait_no_kernels(proc.pid)
                     finally:
                         app.stop_server(proc)
                         log.close()
@@ -297,7 +313,9 @@ def main(argv: list[str] | None = None) -> int:
     if not Path(app.CHROMIUM).exists():
         print(f"load_bench: {app.CHROMIUM} is missing (make browser)", file=sys.stderr)
         return 1
-    result = measure(args.sizes, args.clicks, args.max_kernels, args.verify_cap)
+    shots = Path(__file__).resolve().parent.parent / "test-artifacts"
+    shots.mkdir(exist_ok=True)
+    result = measure(args.sizes, args.clicks, args.max_kernels, args.verify_cap, shots)
     print(
         f"cap on this machine ({result['cpus']} CPUs): {result['cap']} kernels; "
         f"learners are turned away from N = {result['cap'] + 1}"

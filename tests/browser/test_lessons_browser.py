@@ -798,3 +798,38 @@ def test_a_lesson_game_stays_usable_on_a_phone(
     message = page.locator(".ct-message[role='status']")
     expect(message).to_have_class(re.compile(r"\bct-success\b"), timeout=CLICK_TIMEOUT_MS)
     screenshot(page, artifacts / f"phone-{lang}-03.png")
+
+
+WIDGET_ERROR = """() => {
+  const out = document.createElement('div');
+  out.className = 'jp-OutputArea-output';
+  out.textContent = 'Error displaying widget: model not found';
+  document.getElementById('rendered_cells').appendChild(out);
+}"""
+
+
+def test_a_game_that_could_not_start_is_opened_again_then_offered_in_words(
+    lesson_page: Page, voila_url: str, page_status: PageStatus
+) -> None:
+    # Under load Voilà's widget manager can give up ("Error displaying widget: model not
+    # found", in English, a dead end): the page opens itself again once, then offers a button.
+    page = lesson_page
+    url = render_url(voila_url, f"ur/{LESSON_1}")
+    open_page(page, url, page_status, ".ct-hand [data-ct-card]")
+    with page.expect_navigation(timeout=PAGE_TIMEOUT_MS):
+        page.evaluate(WIDGET_ERROR)
+        expect(page.locator(".ct-widget-rescue")).to_contain_text("کھیل شروع نہیں ہو سکا")
+    expect(page.locator(".ct-hand [data-ct-card]").first).to_be_visible(timeout=PAGE_TIMEOUT_MS)
+    # The game came back: the next failure may open the page again too.
+    assert page.evaluate("() => Object.keys(sessionStorage).length") == 0
+    # A failure right after an automatic retry: no loop, a button in the reader's language.
+    page.evaluate(
+        "p => sessionStorage.setItem('canasta-teach:v1:retried:' + p, '1')",
+        "/voila/render/ur/" + LESSON_1,
+    )
+    page.evaluate("() => document.querySelector('.ct-root').remove()")
+    page.evaluate(WIDGET_ERROR)
+    button = page.locator(".ct-widget-retry")
+    expect(button).to_have_text("صفحہ دوبارہ کھولیں")
+    page.wait_for_timeout(2500)
+    assert page.url == url  # no reload by itself this time
