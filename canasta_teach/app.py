@@ -454,6 +454,34 @@ def stop_server(proc: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
         shutil.rmtree(run_dir, ignore_errors=True)
 
 
+def kernel_pids(server_pid: int) -> list[int]:
+    """The kernels a server runs: its child processes started by ipykernel (Linux ``/proc``;
+    for tests and benchmarks, which count and weigh them)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == server_pid and b"ipykernel" in cmdline:
+            found.append(int(entry.name))
+    return found
+
+
+def resident_bytes(pid: int) -> int:
+    """A process's resident memory (Linux ``/proc``), 0 when it is gone."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
 def _interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 

@@ -25,6 +25,8 @@ import pytest
 
 from canasta_teach import hardening
 from canasta_teach.app import free_port, start_server, stop_server, wait_for_port
+from canasta_teach.app import kernel_pids as kernels_of
+from canasta_teach.app import resident_bytes as rss
 from canasta_teach.hardening import V1_PROTOCOL, frame_is_sane, host_allowed, message_to_drop
 
 websocket = pytest.importorskip("websocket")  # websocket-client, a jupyter_server dependency
@@ -145,30 +147,6 @@ def test_busy_and_error_pages_speak_the_pages_language_first(lang: str) -> None:
 
 
 # ---------------------------------------------------------------------------- a real server
-
-
-def rss(pid: int) -> int:
-    """Resident memory of a process, in bytes (Linux)."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) * 1024
-    raise AssertionError("no VmRSS")
-
-
-def kernels_of(pid: int) -> list[int]:
-    kids = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            cmdline = (entry / "cmdline").read_bytes()
-        except OSError:
-            continue
-        ppid = int(stat.rsplit(")", 1)[1].split()[1])
-        if ppid == pid and b"ipykernel" in cmdline:
-            kids.append(int(entry.name))
-    return kids
 
 
 class Server:
