@@ -51,7 +51,7 @@ test: venv browser
 lint: venv
 	$(PY) -m ruff check canasta_teach tests benchmarks
 	$(PY) -m ruff format --check canasta_teach tests benchmarks
-	$(PY) -m mypy --strict canasta_teach/engine
+	$(PY) -m mypy --strict canasta_teach/engine canasta_teach/bots
 
 bench: venv
 	$(PY) -m benchmarks

@@ -1,0 +1,145 @@
+"""A referee: bots play hands and games against each other from seeds.
+
+``play_game(bots, seed)`` plays one game to 5,000 (or ``max_hands`` hands); ``duel(a, b,
+games)`` plays ``games`` games with the two levels' seats swapped every other game and gives
+``a``'s share of the games won with a 95% Wilson interval.
+
+    python -m canasta_teach.bots.arena normal easy --games 100 [--players 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from canasta_teach.engine import CLASSIC2, CLASSIC4, RuleSet
+from canasta_teach.engine.game import Game
+
+from . import Bot, find_bot
+
+#: A hand that goes on this long is stopped (bots that pass the pile back and forth).
+MAX_MOVES_PER_HAND = 3000
+
+
+@dataclass
+class GameResult:
+    totals: list[int]
+    winner: int | None  # team 0 or 1; None when stopped at max_hands
+    hands: int
+    moves: int
+    stopped_hands: int = 0
+    seconds_by_bot: dict[str, list[float]] = field(default_factory=dict)
+
+
+def play_game(
+    bots: Sequence[Bot],
+    seed: int | str,
+    rules: RuleSet = CLASSIC4,
+    max_hands: int = 40,
+    on_illegal: Callable[[str], None] | None = None,
+) -> GameResult:
+    """One game; ``bots[seat]`` plays each seat. A bot's refused move raises ``ValueError``."""
+    game = Game(rules, seed)
+    moves = 0
+    stopped = 0
+    timings: dict[str, list[float]] = {}
+    while not game.is_over and len(game.hands) < max_hands:
+        hand = game.state.hand_number
+        in_hand = 0
+        while game.state.hand_number == hand and not game.is_over:
+            state = game.state
+            bot = bots[state.to_move]
+            started = time.perf_counter()
+            choice = bot.step(state)
+            timings.setdefault(bot.name, []).append(time.perf_counter() - started)
+            verdict = game.apply(choice.move)
+            if not verdict.legal:
+                message = f"{bot.name} tried a refused move {choice.move}: {verdict.reason}"
+                if on_illegal is not None:
+                    on_illegal(message)
+                raise ValueError(message)
+            moves += 1
+            in_hand += 1
+            if in_hand >= MAX_MOVES_PER_HAND:
+                stopped += 1
+                return GameResult(list(game.totals), None, len(game.hands) + 1, moves,
+                                  stopped, timings)  # fmt: skip
+    return GameResult(list(game.totals), game.winner, len(game.hands), moves, stopped, timings)
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion ``wins / n``."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass
+class DuelResult:
+    a: str
+    b: str
+    games: int
+    a_wins: float  # a draw (stopped game) counts half
+    interval: tuple[float, float]
+    seconds_by_bot: dict[str, list[float]]
+    stopped: int
+
+    def line(self) -> str:
+        share = self.a_wins / self.games if self.games else 0.0
+        low, high = self.interval
+        return (f"{self.a} vs {self.b}: {share:.1%} (95% CI {low:.1%}–{high:.1%}, "
+                f"{self.games} games)")  # fmt: skip
+
+
+def duel(
+    a: str, b: str, games: int, players: int = 4, seed: str = "duel", max_hands: int = 40
+) -> DuelResult:
+    """``games`` games of level ``a`` against level ``b``, seats swapped every other game."""
+    rules = CLASSIC4 if players == 4 else CLASSIC2
+    wins = 0.0
+    stopped = 0
+    timings: dict[str, list[float]] = {}
+    for i in range(games):
+        game_seed = f"{seed}:{i // 2}"  # the same deals twice, once from each side
+        a_team = i % 2
+        bots = [find_bot(a if seat % 2 == a_team else b, seed=f"{game_seed}:{seat}")
+                for seat in range(players)]  # fmt: skip
+        result = play_game(bots, game_seed, rules, max_hands)
+        for name, values in result.seconds_by_bot.items():
+            timings.setdefault(name, []).extend(values)
+        if result.winner is None:
+            wins += 0.5 if result.totals[a_team] == result.totals[1 - a_team] else (
+                1.0 if result.totals[a_team] > result.totals[1 - a_team] else 0.0)  # fmt: skip
+            stopped += 1
+        elif result.winner == a_team:
+            wins += 1
+    return DuelResult(a, b, games, wins, wilson(wins, games), timings, stopped)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("a")
+    parser.add_argument("b")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--players", type=int, choices=(2, 4), default=4)
+    parser.add_argument("--seed", default="duel")
+    args = parser.parse_args(argv)
+    result = duel(args.a, args.b, args.games, args.players, args.seed)
+    print(result.line())
+    for name, values in sorted(result.seconds_by_bot.items()):
+        values = sorted(values)
+        print(f"  {name}: {len(values)} decisions, median {values[len(values) // 2] * 1000:.2f} ms,"
+              f" worst {values[-1] * 1000:.1f} ms")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

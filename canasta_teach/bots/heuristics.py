@@ -1,0 +1,139 @@
+"""What the bots know and weigh: a seat's view as numbers, and named weights.
+
+Everything here is a pure function of ``player_view(state, seat)`` and of the legal moves, so a
+search player can reuse it as its prior and rollout policy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from canasta_teach.engine import Add, Discard, Kind, Meld, Move, TakePile, card_value, parse_kind
+from canasta_teach.engine.cards import NUM_KINDS
+
+WILDS = (int(Kind.JOKER), int(Kind.TWO))
+BLACK3 = int(Kind.BLACK_THREE)
+
+
+#: Every reason a bot gives for a move (``bot.<why>`` in the engine catalog, all languages).
+WHY_CODES = (
+    "draw", "take_pile", "meld_most", "add_most", "add", "add_for_canasta", "meld_natural",
+    "meld_first", "meld_canasta", "discard", "discard_black_three", "freeze_pile", "safe_discard",
+    "answer_yes", "answer_yes_always", "answer_no", "only_move",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A bot's move and why: ``why`` is a reason code (``bot.<why>`` in the catalogs) and
+    ``facts`` its JSON-ready facts, so that a partner's move can be explained in words."""
+
+    move: Move
+    why: str
+    facts: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Seen:
+    """One seat's view, as the heuristics use it."""
+
+    hand: tuple[int, ...]  # counts by kind
+    team: int
+    pile_top: int | None
+    pile_size: int
+    pile_frozen_for_all: bool
+    our_melds: dict[int, int]  # rank -> size
+    their_melds: dict[int, int]
+    our_canastas: int
+    their_canastas: int
+    our_down: bool
+    their_down: bool
+    our_table_value: int
+    their_table_value: int
+    next_hand_size: int
+    phase: str
+    to_move_is_me: bool
+
+
+def seen(view: dict[str, Any]) -> Seen:
+    """The numbers of a ``player_view``."""
+    counts = [0] * NUM_KINDS
+    for token in view["hand"]:
+        counts[parse_kind(token)] += 1
+    team = 0 if view["teams"][0]["name"] == view["team"] else 1
+    ours, theirs = view["teams"][team], view["teams"][1 - team]
+
+    def melds(t: dict[str, Any]) -> dict[int, int]:
+        return {int(parse_kind(m["rank"])): int(m["size"]) for m in t["melds"]}
+
+    def table_value(t: dict[str, Any]) -> int:
+        bonus = sum(500 if m["canasta"] == "natural" else 300 for m in t["melds"] if m["canasta"])
+        return bonus + sum(int(m["value"]) for m in t["melds"]) + 100 * int(t["red_threes"])
+
+    seats = list(view["hand_counts"])
+    me = seats.index(view["seat"])
+    top = view["pile"]["top"]
+    return Seen(
+        hand=tuple(counts),
+        team=team,
+        pile_top=int(parse_kind(top)) if top is not None else None,
+        pile_size=int(view["pile"]["size"]),
+        pile_frozen_for_all=bool(view["pile"]["frozen_for_all"]),
+        our_melds=melds(ours),
+        their_melds=melds(theirs),
+        our_canastas=int(ours["canastas"]),
+        their_canastas=int(theirs["canastas"]),
+        our_down=bool(ours["down"]),
+        their_down=bool(theirs["down"]),
+        our_table_value=table_value(ours),
+        their_table_value=table_value(theirs),
+        next_hand_size=int(view["hand_counts"][seats[(me + 1) % len(seats)]]),
+        phase=str(view["phase"]),
+        to_move_is_me=view["to_move"] == view["seat"],
+    )
+
+
+def cards_of(move: Move) -> tuple[int, ...]:
+    if isinstance(move, Meld | Add | TakePile):
+        return tuple(int(k) for k in move.cards)
+    if isinstance(move, Discard):
+        return (int(move.card),)
+    return ()
+
+
+def wild_count(move: Move) -> int:
+    return sum(1 for k in cards_of(move) if k in WILDS)
+
+
+@dataclass(frozen=True)
+class DiscardWeights:
+    """How the normal player weighs a discard (higher: rather throw it away)."""
+
+    black_three: float = 60.0  # stops the next player taking the pile (C-BLK-1)
+    wild: float = -120.0  # wild cards make canastas
+    freeze_with_wild: float = 180.0  # ...unless the pile is worth freezing (C-FRZ-1)
+    freeze_pile_size: int = 8
+    single: float = 20.0  # a lone card
+    pair: float = -25.0  # keep pairs: they take the pile
+    many: float = -45.0
+    their_meld: float = -50.0  # they could take the pile by adding it (C-PILE-4)
+    our_meld: float = -10.0
+    value: float = 0.2  # cards left in hand count against the team (C-VAL-2)
+
+
+def discard_score(card: int, s: Seen, w: DiscardWeights) -> float:
+    """How good throwing ``card`` away is, for the normal player."""
+    score = w.value * card_value(Kind(card))
+    if card == BLACK3:
+        return score + w.black_three
+    if card in WILDS:
+        threat = s.pile_size >= w.freeze_pile_size and not s.pile_frozen_for_all and s.their_down
+        return score + (w.freeze_with_wild if threat else w.wild) - card_value(Kind(card)) / 10
+    count = s.hand[card]
+    score += w.single if count == 1 else w.pair if count == 2 else w.many
+    if card in s.their_melds and not s.pile_frozen_for_all:
+        score += w.their_meld
+    if card in s.our_melds:
+        score += w.our_meld
+    return score

@@ -1,0 +1,49 @@
+"""A world consistent with what one seat sees: the hidden cards dealt again.
+
+Search players (and the tests that prove bots do not peek) need states that look exactly the
+same from one seat but differ in what that seat cannot see: the other players' hands and the
+order of the stock.  ``determinize(state, seat, rng)`` keeps the seat's own hand and every
+public fact (melds, the discard pile, red threes, scores, the phase, hand sizes, the stock's
+size) and deals the other hands and the stock again from the cards the seat has not seen.
+
+The invariant, tested: ``player_view(determinize(s, seat, rng), seat) == player_view(s, seat)``,
+and the 108 cards are all still there.
+"""
+
+from __future__ import annotations
+
+from .cards import NUM_KINDS, Kind
+from .rng import SplitMix64
+from .state import State
+
+_RED3 = int(Kind.RED_THREE)
+
+
+def determinize(state: State, seat: int, rng: SplitMix64) -> State:
+    """A copy of ``state`` with the cards hidden from ``seat`` dealt again with ``rng``."""
+    world = state.copy()
+    others = [s for s in range(state.players) if s != seat]
+    unseen: list[int] = []
+    for other in others:
+        for kind in range(NUM_KINDS):
+            unseen.extend([kind] * world.hands[other][kind])
+    unseen.extend(world.stock)
+    # A red three never stays in a hand once its owner has played (C-RED-1): the unseen red
+    # threes go back to the stock, and the hands are dealt from the other unseen cards.
+    reds = [kind for kind in unseen if kind == _RED3]
+    pool = [kind for kind in unseen if kind != _RED3]
+    if len(pool) < sum(state.hand_size(other) for other in others):
+        pool, reds = unseen, []  # a deal before anyone has played: red threes may be in hands
+    rng.shuffle(pool)
+    at = 0
+    for other in others:
+        size = state.hand_size(other)
+        counts = [0] * NUM_KINDS
+        for kind in pool[at : at + size]:
+            counts[kind] += 1
+        world.hands[other] = counts
+        at += size
+    stock = pool[at:] + reds
+    rng.shuffle(stock)
+    world.stock = stock
+    return world
