@@ -24,7 +24,7 @@ from .moves import (
     Verdict,
 )
 from .rules import CLASSIC2, CLASSIC4, PRESETS, RuleSet, preset
-from .state import HandEnd, IllegalMove, MeldGroup, Phase, State
+from .state import Event, HandEnd, IllegalMove, MeldGroup, Phase, State
 
 
 def legal_moves(state: State) -> list[Move]:
@@ -38,7 +38,7 @@ def check(state: State, move: Move) -> Verdict:
 
 
 __all__ = [
-    "Add", "Answer", "AskPartner", "CLASSIC2", "CLASSIC4", "Discard", "Draw", "HandEnd",
+    "Add", "Answer", "AskPartner", "CLASSIC2", "CLASSIC4", "Discard", "Draw", "Event", "HandEnd",
     "IllegalMove", "Kind", "Meld", "MeldGroup", "Move", "PRESETS", "Phase", "Reason",
     "RuleSet", "State", "TakePile", "Verdict", "card_value", "check", "legal_moves",
     "parse_kind", "preset",

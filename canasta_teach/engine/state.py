@@ -206,6 +206,28 @@ class HandEnd:
     seat: int  # who went out, or who was to move when the stock ran out
 
 
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened at the table when a move was applied, as every player saw it.
+
+    ``code`` names it (``event.<code>`` in the catalogs), ``seat`` is who did it, ``params``
+    its public facts (JSON-ready: counts and card tokens; never a card nobody else saw).
+    Codes: ``drew`` (count), ``red_three`` (count: laid down and, from the stock, replaced),
+    ``took_pile`` (size, top, cards), ``melded`` (cards), ``set_aside`` (cards), ``added`` (rank,
+    cards), ``went_down`` (the team's first meld is on the table), ``taken_back``
+    (cards set aside below the minimum go back to the hand), ``discarded`` (card), ``asked``,
+    ``answered`` (yes), ``penalty`` (points: said yes and did not go out), ``turn`` (the next
+    player's turn begins), ``hand_over`` (how).
+    """
+
+    code: str
+    seat: int
+    params: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "seat": self.seat, "params": dict(self.params)}
+
+
 def deck() -> list[int]:
     """The 108 cards as kinds, in a fixed order (C-DECK-1)."""
     out: list[int] = []
@@ -239,6 +261,7 @@ class State:
         "penalties",
         "end",
         "hand_number",
+        "_events",
     )
 
     rules: RuleSet
@@ -262,6 +285,7 @@ class State:
     penalties: list[int]
     end: HandEnd | None
     hand_number: int
+    _events: list[Event] | None
 
     # ------------------------------------------------------------------ creation
 
@@ -289,6 +313,7 @@ class State:
         self.penalties = [0, 0]
         self.end = None
         self.hand_number = 1
+        self._events = None
 
     @classmethod
     def deal(
@@ -361,6 +386,7 @@ class State:
         new.penalties = self.penalties[:]
         new.end = self.end
         new.hand_number = self.hand_number
+        new._events = None
         return new
 
     def snapshot(self) -> tuple[Any, ...]:
@@ -781,6 +807,22 @@ class State:
             self._play(move)
         return verdict
 
+    def apply_with_events(self, move: Move) -> tuple[Verdict, list[Event]]:
+        """``apply``, and what happened, in order (none when the move is refused)."""
+        verdict = self.check(move)
+        if not verdict.legal:
+            return verdict, []
+        self._events = []
+        try:
+            self._play(move)
+            return verdict, self._events
+        finally:
+            self._events = None
+
+    def _event(self, code: str, seat: int, **params: Any) -> None:
+        if self._events is not None:
+            self._events.append(Event(code, seat, params))
+
     def play(self, move: Move) -> None:
         """Play a move known to be legal (as ``legal_moves`` gives them); raises otherwise."""
         verdict = self.check(move)
@@ -802,18 +844,22 @@ class State:
         elif isinstance(move, AskPartner):
             self.asked = Asked.PENDING
             self.phase = Phase.ANSWER
+            self._event("asked", self.current)
         elif isinstance(move, Answer):
             self.asked = Asked.YES if move.yes else Asked.NO
             self.phase = Phase.MELD
+            self._event("answered", self.partner(self.current), yes=move.yes)
 
     def _lay_red_three(self, seat: int) -> bool:
         """Lay a red three and draw its replacement; False when the hand ended (C-END-2)."""
         self.red_threes[seat % 2] += 1
+        self._event("red_three", seat, count=1)
         if not self.stock:
             return True
         card = self.stock.pop()
         while card == RED3:
             self.red_threes[seat % 2] += 1
+            self._event("red_three", seat, count=1)
             if not self.stock:
                 self._end_hand("stock", seat)
                 return False
@@ -823,6 +869,7 @@ class State:
 
     def _begin_turn(self, seat: int) -> None:
         self.current = seat
+        self._event("turn", seat)
         self.phase = Phase.DRAW
         self.melded_this_turn = False
         self.created_this_turn = set()
@@ -842,17 +889,23 @@ class State:
             return
         count = self.rules.draw_count
         hand = self.hands[seat]
+        drawn = 0
         for _ in range(count):
             if not self.stock:
                 break  # C-TWO-2: the last card is the whole draw
             card = self.stock.pop()
             while card == RED3:  # C-RED-1: laid down at once and replaced
                 self.red_threes[seat % 2] += 1
+                self._event("red_three", seat, count=1)
                 if not self.stock:
+                    if drawn:
+                        self._event("drew", seat, count=drawn)
                     self._end_hand("stock", seat)  # C-END-2: a red three as last card
                     return
                 card = self.stock.pop()
             hand[card] += 1
+            drawn += 1
+        self._event("drew", seat, count=drawn)
         self.phase = Phase.MELD
         self._commit_staged_if_ready()
 
@@ -869,6 +922,8 @@ class State:
 
     def _commit_staged(self) -> None:
         team = self.current % 2
+        if self.staged:
+            self._event("went_down", self.current)
         for rank, group in self.staged.items():
             self.melds[team][rank] = group
             self.created_this_turn.add(rank)
@@ -885,7 +940,11 @@ class State:
         seat = self.current
         team = seat % 2
         self._remove(cards)
+        size = len(self.pile)
         top = self.pile.pop()
+        if self._events is not None:
+            self._event("took_pile", seat, size=size, top=TOKENS[top],
+                        cards=[TOKENS[k] for k in cards])  # fmt: skip
         naturals = 1 + sum(1 for k in cards if k == top)
         jokers = sum(1 for k in cards if k == JOKER)
         twos = sum(1 for k in cards if k == TWO)
@@ -905,6 +964,7 @@ class State:
         for k in self.pile:
             if k == RED3:
                 self.red_threes[team] += 1  # C-RED-1: no replacement
+                self._event("red_three", seat, count=1)
             else:
                 hand[k] += 1
         self.pile = []
@@ -922,6 +982,9 @@ class State:
         naturals = sum(1 for k in cards if k == rank)
         jokers = sum(1 for k in cards if k == JOKER)
         group = MeldGroup(rank, naturals, jokers, len(cards) - naturals - jokers)
+        if self._events is not None:
+            self._event("melded" if self.down[team] else "set_aside", seat,
+                        cards=[TOKENS[k] for k in cards])  # fmt: skip
         if self.down[team]:
             self.melds[team][rank] = group
             self.created_this_turn.add(rank)
@@ -937,6 +1000,8 @@ class State:
         seat = self.current
         team = seat % 2
         self._remove(cards)
+        if self._events is not None:
+            self._event("added", seat, rank=TOKENS[rank], cards=[TOKENS[k] for k in cards])
         group = (self.melds[team] if self.down[team] else self.staged)[rank]
         for k in cards:
             if k == JOKER:
@@ -954,6 +1019,9 @@ class State:
 
     def _return_staged(self) -> None:
         hand = self.hands[self.current]
+        if self.staged and self._events is not None:
+            back = [TOKENS[k] for g in self.staged.values() for k in g.cards()]
+            self._event("taken_back", self.current, cards=back)
         for group in self.staged.values():
             hand[group.rank] += group.naturals
             hand[JOKER] += group.jokers
@@ -965,6 +1033,7 @@ class State:
         self._return_staged()  # C-MIN-4: below the minimum, nothing goes down
         self.hands[seat][card] -= 1
         self.pile.append(card)
+        self._event("discarded", seat, card=TOKENS[card])
         if self._is_freezer(card):
             self.pile_freezers += 1
         if self.hand_size(seat) == 0:
@@ -976,6 +1045,7 @@ class State:
         seat = self.current
         if self.asked is Asked.YES:
             self.penalties[seat % 2] += 100  # C-ASK-1: said yes, did not go out
+            self._event("penalty", seat, points=100)
         if self.melded_this_turn:
             self.has_melded[seat] = True
         self._begin_turn((seat + 1) % self.rules.players)
@@ -993,6 +1063,7 @@ class State:
         self._return_staged()
         self.end = HandEnd(how, seat)
         self.phase = Phase.ENDED
+        self._event("hand_over", seat, how=how)
 
     # ------------------------------------------------------------------ legal moves
 

@@ -295,6 +295,42 @@ class Translator:
             params = {}
         return self.text("engine", f"bot.{why}", **params)
 
+    # ------------------------------------------------------------------ events
+
+    def event(self, event: Any, players: int = 4) -> str:
+        """One thing that happened at the table (``engine.Event`` or its ``to_dict()``), as a
+        sentence: "West took the discard pile: 6 cards, with a king on top." """
+        from canasta_teach.engine.view import seat_names, team_names
+
+        if isinstance(event, Mapping):
+            code, seat, facts = event["code"], int(event["seat"]), dict(event.get("params", {}))
+        else:
+            code, seat, facts = event.code, event.seat, dict(event.params)
+        seats, teams = seat_names(players), team_names(players)
+        params: dict[str, Any] = {
+            "seat": self.seat(seats[seat]),
+            "team": self.team(teams[seat % 2]),
+        }
+        key = f"event.{code}"
+        if "cards" in facts:
+            params["cards"] = self.cards(facts["cards"])
+        if "card" in facts:
+            params["card"] = self.card(facts["card"], 1)
+        if "rank" in facts:
+            params["rank_of"] = self.card_of(facts["rank"])
+        if "top" in facts:
+            params["top"] = self.card(facts["top"], 1)
+        if "points" in facts:
+            params["points"] = self.number(int(facts["points"]))
+        if code == "answered":
+            key = "event.answered_yes" if facts.get("yes") else "event.answered_no"
+        if code == "hand_over":
+            key = f"event.hand_over.{facts.get('how', 'out')}"
+        if code in ("drew", "took_pile"):
+            count = int(facts.get("count", facts.get("size", 1)))
+            return self.ntext("engine", key, count, **params)
+        return self.text("engine", key, **params)
+
     # ------------------------------------------------------------------ reasons
 
     def reason(self, reason: Reason | Mapping[str, Any]) -> str:
