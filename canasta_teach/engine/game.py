@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date, datetime, timezone
 from typing import Any
 
 from .moves import Move, Verdict
@@ -73,6 +74,14 @@ def draw_for_seats(seed: int | str, players: int = 4) -> SeatDraw:
 
 def hand_seed(seed: int | str, hand_number: int) -> str:
     return f"{seed}/hand/{hand_number}"
+
+
+def daily_seed(day: date | None = None, variant: str = "classic4") -> str:
+    """The seed of the daily deal: the same deals for everyone on ``day`` (UTC), on every
+    machine (``rng.SplitMix64`` and SHA-256 of the text). One seed a variant and day."""
+    if day is None:
+        day = datetime.now(timezone.utc).date()
+    return f"daily/{variant}/{day.isoformat()}"
 
 
 @dataclass
