@@ -41,6 +41,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -61,22 +62,12 @@ LESSON = "03-melds-canastas.ipynb"
 LANGS = ("en", "ur", "hi", "te")
 
 
-def _rss(pid: int) -> int:
-    return app.resident_bytes(pid)
-
-
-def _kernels(server_pid: int) -> list[int]:
-    return app.kernel_pids(server_pid)
-
-
 def _wait_no_kernels(server_pid: int, seconds: float = 60) -> None:
     deadline = time.monotonic() + seconds
-    while _kernels(server_pid) and time.monotonic() < deadline:
+    while app.kernel_pids(server_pid) and time.monotonic() < deadline:
         time.sleep(0.25)
 
 
-_console: list[str] = []
-_reopened: list[Any] = []  # pages of the last class that the template had to open again
 #: Under load a page's widget may draw long after Voilà shows its cells.
 LOAD_GRACE_MS = 90_000
 
@@ -130,12 +121,19 @@ def _server_only(base: str, n: int) -> dict[str, Any]:
     return result
 
 
-def _open_class(
-    browser: Browser, base: str, n: int, shots: Path | None = None
-) -> tuple[list[Page], list[float], int, list[BrowserContext]]:
+@dataclass
+class OpenedClass:
+    pages: list[Page]  # usable
+    ttis: list[float]  # of the pages usable at the first try
+    refused: int  # turned away by the cap
+    reopened: int  # pages the template had to open again
+    contexts: list[BrowserContext]
+
+
+def _open_class(browser: Browser, base: str, n: int, shots: Path | None = None) -> OpenedClass:
     """Open ``n`` lesson pages at once, each in its own browser context (a learner's own
     browser: Chromium allows 6 connections per host and profile, and Voilà streams each page
-    over one); return the usable pages, their TTIs, the refusals and the contexts."""
+    over one)."""
     pages: list[Page] = []
     statuses: list[int] = []
     contexts: list[BrowserContext] = []
@@ -143,15 +141,15 @@ def _open_class(
         context = browser.new_context(viewport={"width": 1100, "height": 800})
         contexts.append(context)
         page = context.new_page()
-        page.on("console", lambda msg, i=i: _console.append(f"{i} {msg.type}: {msg.text}"[:300]))
         page.add_init_script(_READY_SCRIPT % json.dumps(LESSON_READY))
         response = page.goto(
             f"{base}{LANGS[i % len(LANGS)]}/{LESSON}", wait_until="commit", timeout=PAGE_TIMEOUT_MS
         )
         statuses.append(response.status if response is not None else 0)
         pages.append(page)
-    usable, ttis = [], []
-    reopened: list[Page] = []
+    usable: list[Page] = []
+    ttis: list[float] = []
+    reopened = 0
     for page, status in zip(pages, statuses, strict=True):
         if status != 200:
             continue
@@ -165,7 +163,7 @@ def _open_class(
         if page.evaluate("() => performance.getEntriesByType('navigation')[0].type") == "reload":
             # The template opened the page again (a game that could not start): playable, but
             # its clock restarted with the reload, so its time is not counted with the others.
-            reopened.append(page)
+            reopened += 1
             if ready is not None:
                 usable.append(page)
             continue
@@ -182,8 +180,7 @@ def _open_class(
             )
             (shots / f"{name}.txt").write_text(json.dumps(state, ensure_ascii=False, indent=1))
     refused = sum(1 for s in statuses if s == 503)
-    _reopened[:] = reopened
-    return usable, ttis, refused, contexts
+    return OpenedClass(usable, ttis, refused, reopened, contexts)
 
 
 def _close(pages: list[Page]) -> None:
@@ -192,11 +189,11 @@ def _close(pages: list[Page]) -> None:
 
 
 def _memory(server_pid: int) -> dict[str, float]:
-    kernels = _kernels(server_pid)
-    sizes = [_rss(pid) for pid in kernels]
+    kernels = app.kernel_pids(server_pid)
+    sizes = [app.resident_bytes(pid) for pid in kernels]
     mb = 1024 * 1024
     return {
-        "server_mb": _rss(server_pid) / mb,
+        "server_mb": app.resident_bytes(server_pid) / mb,
         "kernels": len(kernels),
         "kernels_mb": sum(sizes) / mb,
         "per_kernel_mb": (statistics.median(sizes) / mb) if sizes else 0.0,
@@ -232,11 +229,12 @@ def measure(
                     try:
                         app.wait_for_port(port, timeout=120, proc=proc)
                         base = f"http://127.0.0.1:{port}/voila/render/"
-                        idle = _rss(proc.pid) / 1024 / 1024
+                        idle = app.resident_bytes(proc.pid) / 1024 / 1024
                         alone = _server_only(base, n)
                         _wait_no_kernels(proc.pid)
                         started = time.perf_counter()
-                        pages, ttis, refused, contexts = _open_class(browser, base, n, shots)
+                        opened = _open_class(browser, base, n, shots)
+                        pages, ttis = opened.pages, opened.ttis
                         wall = time.perf_counter() - started
                         memory = _memory(proc.pid)
                         click_ms = [_click(page, MELD_REFUSAL) for page in pages[:clicks]]
@@ -245,8 +243,8 @@ def measure(
                             "n": n,
                             "cap": server_cap,
                             "interactive": len(pages),
-                            "reopened": len(_reopened),
-                            "refused": refused,
+                            "reopened": opened.reopened,
+                            "refused": opened.refused,
                             "tti_median_ms": statistics.median(ttis) if ttis else None,
                             "tti_worst_ms": max(ttis) if ttis else None,
                             "all_ready_s": wall,
@@ -259,7 +257,7 @@ def measure(
                         results["sizes"].append(row)
                         print(_line(row), flush=True)
                         _close(pages)
-                        for context in contexts:
+                        for context in opened.contexts:
                             context.close()
                     finally:
                         app.stop_server(proc)

@@ -76,6 +76,11 @@ VOILA_CONFIG: dict[str, dict[str, Any]] = {
         "file_allowlist": [r".*\.(png|jpg|gif|svg)"],
         "file_denylist": [r".*\.(ipynb|py)", r"(.*/)?\..*"],
     },
+    # A websocket frame whose header does not fit it is refused before it is decoded (one such
+    # frame could hang the whole server): canasta_teach.hardening.
+    "Voila": {
+        "kernel_websocket_connection_class": "canasta_teach.hardening.SafeFramesConnection",
+    },
     # A closed tab shuts its kernel down (Voilà sends a beacon on `beforeunload`); a crashed tab,
     # a lost connection or a plain GET (no browser) does not: cull kernels that nobody has been
     # connected to for 5 minutes (a page open in a tab stays connected and is never culled).
@@ -379,15 +384,8 @@ def _serve(
 
     class HostRefusedHandler(tornado.web.RequestHandler):
         def prepare(self) -> None:
-            self.log_refusal()
+            hardening.log.warning("refused a request for host %r", self.request.host)
             raise tornado.web.HTTPError(403)
-
-        def log_refusal(self) -> None:
-            import logging
-
-            logging.getLogger("canasta_teach.hardening").warning(
-                "refused a request for host %r", self.request.host
-            )
 
     try:
         CanastaVoila.launch_instance(argv=voila_args(port, root, preheat=preheat, ip=ip))

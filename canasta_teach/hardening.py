@@ -6,8 +6,10 @@ the widgets never import it):
 - :func:`frame_is_sane`: a binary websocket frame's own offsets must fit inside it before
   jupyter_server decodes it (F1: a 24-byte v1 frame whose offset count is 2**40 loops on the event
   loop; F2: a 12-byte legacy frame whose buffer count is 20,000,000 grows the server by 640 MB).
-- :class:`GuardedKernelWebsocketHandler`: the kernel websocket with that check on every incoming
-  frame, and no traceback, install path or stderr text in what it sends to the browser (F4).
+- ``SafeFramesConnection``: the kernel websocket connection with that check on every incoming
+  frame (the app's, and a Jupyter Server's through :data:`SERVER_CONFIG`).
+- :func:`guarded_websocket_handler`: no traceback, install path or stderr text in what the
+  kernel websocket sends to the browser (F4).
 - :func:`host_allowed`: the Host header must name this server (F5, DNS rebinding).
 - :func:`kernel_budget` / :func:`busy_page` / :func:`error_page`: the kernel cap (F3) and the
   translated pages that replace a bare "500: Internal Server Error" (F16).
@@ -15,6 +17,7 @@ the widgets never import it):
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import logging
@@ -107,29 +110,15 @@ def message_to_drop(message: Any) -> bool:
     return kind == "stream" and isinstance(content, dict) and content.get("name") == "stderr"
 
 
-def _guarded_handler_class() -> type:
+@functools.cache
+def guarded_websocket_handler() -> type:
+    """Voilà's kernel websocket handler, sending no tracebacks or stderr to the browser (F4).
+    (Frames are checked by :data:`SafeFramesConnection`, its connection class.)"""
     from voila.tornado.kernel_websocket_handler import (  # type: ignore[import-untyped]
         VoilaKernelWebsocketHandler,
     )
 
     class GuardedKernelWebsocketHandler(VoilaKernelWebsocketHandler):  # type: ignore[misc]
-        """Voilà's kernel websocket, refusing frames that lie about their length (F1, F2)
-        and sending no tracebacks or stderr to the browser (F4)."""
-
-        def on_message(self, ws_message: Any) -> Any:
-            if isinstance(ws_message, bytes):
-                protocol = self.selected_subprotocol or ""
-                if not frame_is_sane(ws_message, protocol):
-                    log.warning(
-                        "refused a malformed %d-byte websocket frame (%s) for kernel %s",
-                        len(ws_message),
-                        protocol or "legacy",
-                        getattr(self, "kernel_id", "?"),
-                    )
-                    self.close(1003, "malformed frame")
-                    return None
-            return super().on_message(ws_message)
-
         def write_message(self, message: Any, binary: bool = False) -> Any:
             if message_to_drop(message):
                 log.info("kept an error or stderr message from the browser")
@@ -258,20 +247,16 @@ def install_error_pages() -> None:
     Error", Jupyter's an English template. API handlers (JSON) keep theirs. The traceback stays
     in the server log (tornado logs it before ``write_error``)."""
     import tornado.web
-    from jupyter_server.base.handlers import APIHandler, JupyterHandler
+    from jupyter_server.base.handlers import JupyterHandler
 
     def write_error(self: tornado.web.RequestHandler, status_code: int, **kwargs: Any) -> None:
-        if isinstance(self, APIHandler):
-            return _api_write_error(self, status_code, **kwargs)
         self.set_header("Content-Type", "text/html; charset=UTF-8")
         self.set_header("Cache-Control", "no-store")
         self.finish(error_page(status_code, self.request.path))
-        return None
 
-    _api_write_error = APIHandler.write_error
+    # APIHandler (JSON) defines its own write_error, which these leave in place.
     tornado.web.RequestHandler.write_error = write_error  # type: ignore[method-assign]
     JupyterHandler.write_error = write_error  # type: ignore[method-assign]
-    APIHandler.write_error = _api_write_error  # type: ignore[method-assign]
 
 
 def _safe_frames_connection_class() -> type:
@@ -281,9 +266,9 @@ def _safe_frames_connection_class() -> type:
 
     class SafeFramesConnection(ZMQChannelsWebsocketConnection):  # type: ignore[misc]
         """jupyter_server's kernel websocket connection, refusing frames that lie about their
-        length (F1, F2) before its decoder sees them. For a Jupyter Server (Binder, JupyterHub,
-        JupyterLab): ``ServerApp.kernel_websocket_connection_class`` (see :data:`SERVER_CONFIG`).
-        Tracebacks still reach JupyterLab there: a notebook author needs them."""
+        length (F1, F2) before its decoder sees them. The app sets it as
+        ``Voila.kernel_websocket_connection_class``; a Jupyter Server (Binder, JupyterHub,
+        JupyterLab) as ``ServerApp.kernel_websocket_connection_class`` (:data:`SERVER_CONFIG`)."""
 
         def handle_incoming_message(self, incoming_msg: Any) -> None:
             if isinstance(incoming_msg, bytes) and not frame_is_sane(
@@ -313,27 +298,3 @@ def __getattr__(name: str) -> Any:
         globals()[name] = value
         return value
     raise AttributeError(name)
-
-
-def guarded_websocket_handler() -> type:
-    """The kernel websocket handler class of :func:`_guarded_handler_class` (cached)."""
-    global _GUARDED
-    if _GUARDED is None:
-        _GUARDED = _guarded_handler_class()
-    return _GUARDED
-
-
-_GUARDED: type | None = None
-__all__ = [
-    "LOCAL_HOSTS",
-    "V1_PROTOCOL",
-    "busy_page",
-    "error_page",
-    "frame_is_sane",
-    "guarded_websocket_handler",
-    "host_allowed",
-    "install_error_pages",
-    "kernel_budget",
-    "message_to_drop",
-    "page_language",
-]

@@ -224,3 +224,16 @@ def params_of(state: State, move: Move) -> dict[str, Any]:
     verdict = state.check(move)
     assert verdict.reason is not None, f"{move} should be refused"
     return dict(verdict.reason.params)
+
+
+#: A position with a rule value the engine does not play (``max_wilds`` above 3; the
+#: reliability review's F6): the notation tests and the command-line tests refuse it.
+MAX_WILDS_5 = """rules: classic4 max_wilds=5
+turn: S meld
+S: 7 7 9 9 JK 2 2 K Q
+W: ?11
+N: ?11
+E: ?11
+NS melds: 8 8 8
+stock: rest
+"""

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from engine_helpers import MAX_WILDS_5
 
 from canasta_teach import cli
 from canasta_teach.engine.game import Game
@@ -374,17 +375,6 @@ def run_raw(args: list[str | bytes], *, stdout: object = subprocess.PIPE,
     for stream in (proc.stdout or b"", proc.stderr):
         assert b"Traceback" not in stream and b"Internal error" not in stream, proc.stderr
     return proc  # type: ignore[no-any-return]
-
-
-MAX_WILDS_5 = """rules: classic4 max_wilds=5
-turn: S meld
-S: 7 7 9 9 JK 2 2 K Q
-W: ?11
-N: ?11
-E: ?11
-NS melds: 8 8 8
-stock: rest
-"""
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+from engine_helpers import MAX_WILDS_5
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -390,16 +391,6 @@ def test_two_player_positions_use_seats_s_and_n() -> None:
 
 # ---------------------------------------------------------------------------- input limits
 # (issue 8, F6-F8, F12: rule values the engine does not play, counts, absurd numbers, ends)
-
-MAX_WILDS_5 = """rules: classic4 max_wilds=5
-turn: S meld
-S: 7 7 9 9 JK 2 2 K Q
-W: ?11
-N: ?11
-E: ?11
-NS melds: 8 8 8
-stock: rest
-"""
 
 
 def rules_line(options: str) -> str:

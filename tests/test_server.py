@@ -8,6 +8,7 @@ header, a fourth learner past the cap, error pages, and a server stopped while h
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -200,12 +201,13 @@ class Server:
         assert not kernels_of(self.proc.pid), "kernels outlived their pages"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    log = tmp_path_factory.mktemp("server") / "voila.log"
+@contextlib.contextmanager
+def capped_server(folder: Path, cap: int = CAP) -> Iterator[Server]:
+    """A real server (``start_server``) with a cap of ``cap`` kernels, its log in ``folder``."""
+    log = folder / "voila.log"
     port = free_port()
     with open(log, "wb") as out:
-        proc = start_server(port, options={"max_kernels": CAP}, stdout=out, stderr=out)
+        proc = start_server(port, options={"max_kernels": cap}, stdout=out, stderr=out)
         try:
             wait_for_port(port, timeout=120, proc=proc)
             served = Server(port, proc)
@@ -213,6 +215,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
             yield served
         finally:
             stop_server(proc)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with capped_server(tmp_path_factory.mktemp("server")) as served:
+        yield served
 
 
 def closed_by_server(sock: Any, seconds: float = 10) -> bool:
@@ -392,15 +400,8 @@ REPRO = REPO.parent / "shared" / "reviews" / "reliability-repro"
 def repro_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     if not REPRO.is_dir():
         pytest.skip("../shared/reviews/reliability-repro is not here (a user's clone)")
-    log = tmp_path_factory.mktemp("repro") / "voila.log"
-    port = free_port()
-    with open(log, "wb") as out:
-        proc = start_server(port, options={"max_kernels": CAP}, stdout=out, stderr=out)
-        try:
-            wait_for_port(port, timeout=120, proc=proc)
-            yield Server(port, proc)
-        finally:
-            stop_server(proc)
+    with capped_server(tmp_path_factory.mktemp("repro")) as served:
+        yield served
 
 
 def _run_repro(*args: str, timeout: float = 180) -> str:

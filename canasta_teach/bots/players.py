@@ -40,24 +40,22 @@ class _Player:
     def __init__(self, seed: int | str = 0) -> None:
         self.seed = seed
 
-    def _rng(self, state: State, view: dict[str, Any]) -> SplitMix64:
-        # A generator for this decision only, from the seed and what the seat sees: the same
-        # view and seed always give the same move, whatever happened before (replays, tests).
+    def step(self, state: State) -> Choice:
+        """A legal move for the seat to move (``state.to_move``), and why."""
+        view = player_view(state, state.to_move)
+        moves = state.legal_moves()
+        if not moves:
+            raise ValueError("no legal move: the hand is over")
+        return self.choose(view, moves)
+
+    def rng(self, view: dict[str, Any]) -> SplitMix64:
+        """A generator for one decision, from the seed and what the seat sees: the same view
+        and seed always give the same move, whatever happened before (replays, tests)."""
         key = f"{seed_to_int(self.seed)}:{view['hand_number']}:{view['hand']}:{view['pile']}"
         key += f":{view['stock']}:{view['phase']}:{len(view['teams'][0]['melds'])}"
         return SplitMix64(key)
 
-    def step(self, state: State) -> Choice:
-        """A legal move for the seat to move (``state.to_move``), and why."""
-        seat = state.to_move
-        view = player_view(state, seat)
-        moves = state.legal_moves()
-        if not moves:
-            raise ValueError("no legal move: the hand is over")
-        choice = self.choose(view, moves, self._rng(state, view))
-        return choice
-
-    def choose(self, view: dict[str, Any], moves: list[Move], rng: SplitMix64) -> Choice:
+    def choose(self, view: dict[str, Any], moves: list[Move]) -> Choice:
         raise NotImplementedError
 
 
@@ -70,7 +68,7 @@ class EasyBot(_Player):
 
     name = "easy"
 
-    def choose(self, view: dict[str, Any], moves: list[Move], rng: SplitMix64) -> Choice:
+    def choose(self, view: dict[str, Any], moves: list[Move]) -> Choice:
         s = seen(view)
         answers = _of(moves, Answer)
         if answers:
@@ -89,7 +87,8 @@ class EasyBot(_Player):
         discards = _of(moves, Discard)
         if discards:
             lone = [d for d in discards if s.hand[int(d.card)] == 1 and int(d.card) not in WILDS]
-            pick = rng.choice(lone or [d for d in discards if int(d.card) not in WILDS] or discards)
+            pool = lone or [d for d in discards if int(d.card) not in WILDS] or discards
+            pick = self.rng(view).choice(pool)
             return Choice(pick, "discard")
         return Choice(moves[0], "only_move")
 
@@ -103,7 +102,7 @@ class NormalBot(_Player):
         super().__init__(seed)
         self.weights = weights or DiscardWeights()
 
-    def choose(self, view: dict[str, Any], moves: list[Move], rng: SplitMix64) -> Choice:
+    def choose(self, view: dict[str, Any], moves: list[Move]) -> Choice:
         s = seen(view)
         answers = _of(moves, Answer)
         if answers:
