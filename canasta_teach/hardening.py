@@ -180,6 +180,7 @@ _PAGE = """<!DOCTYPE html>
 <html lang="{lang}" dir="{dir}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title}</title>
+<link rel="stylesheet" href="{stylesheet}">
 <style>
 body {{ font-family: 'Noto Sans', 'DejaVu Sans', sans-serif; margin: 2em auto; max-width: 40em;
   padding: 0 1em; color: #1d2b45; line-height: 1.5; }}
@@ -207,6 +208,11 @@ def _page(path: str, title_key: str, text_key: str, base_url: str = "/") -> str:
     first = page_language(path)
     order = [first, *(lang for lang in LANGUAGES if lang != first)]
     start = html.escape(base_url.rstrip("/") + "/voila/render/index.ipynb")
+    # The template's stylesheet carries the shipped fonts (@font-face), so these pages do not
+    # depend on the visitor's fonts either; it is a static file, served even at the cap.
+    stylesheet = html.escape(
+        base_url.rstrip("/") + "/voila/templates/canasta/static/styles/canasta.css"
+    )
     sections = []
     for lang in order:
         tr = get_translator(lang)
@@ -220,6 +226,7 @@ def _page(path: str, title_key: str, text_key: str, base_url: str = "/") -> str:
         lang=first,
         dir=tr.direction,
         title=html.escape(tr.ui(title_key)),
+        stylesheet=stylesheet,
         sections="\n".join(sections),
     )
 

@@ -319,6 +319,9 @@ def test_past_the_cap_a_learner_is_told_to_come_back_and_no_kernel_starts(
     assert status == 503
     assert headers["Retry-After"] == "60"
     assert '<html lang="hi"' in body and get_translator("hi").ui("server.busy.text") in body
+    # Its fonts come from the template's stylesheet, which still loads at the cap.
+    sheet = re.search(r'<link rel="stylesheet" href="([^"]+)"', body)
+    assert sheet and server.get(sheet.group(1))[0] == 200
     time.sleep(1)
     assert len(kernels_of(server.proc.pid)) == CAP
     # Static files still load, and a place frees up when a learner leaves.
