@@ -408,24 +408,51 @@ def test_urdu_paragraphs_read_right_to_left() -> None:
 SEEDS = REPO.parent / "shared" / "seeds"
 
 
-def test_no_sentence_copied_from_the_seeds() -> None:
-    """Lesson prose is written fresh: no run of eight words taken from a seed document."""
+def grams(text: str) -> set[tuple[str, ...]]:
+    """Every run of eight words (vowel signs of Indic scripts kept inside words: not \\w)."""
+    words = re.sub(r"[^\w\s\u0600-\u06FF\u0900-\u097F\u0C00-\u0C7F\u200c]", " ",
+                   text.lower()).split()  # fmt: skip
+    return {tuple(words[i : i + 8]) for i in range(len(words) - 7)}
+
+
+def seed_grams() -> set[tuple[str, ...]]:
     if not SEEDS.is_dir():
         pytest.skip("the seed documents exist only in the developers' checkout")
-
-    def grams(text: str) -> set[tuple[str, ...]]:
-        # Words, with the vowel signs of Indic scripts kept inside them (they are not \w).
-        words = re.sub(r"[^\w\s\u0600-\u06FF\u0900-\u097F\u0C00-\u0C7F\u200c]", " ",
-                       text.lower()).split()  # fmt: skip
-        return {tuple(words[i : i + 8]) for i in range(len(words) - 7)}
-
-    seed_grams: set[tuple[str, ...]] = set()
+    found: set[tuple[str, ...]] = set()
     for seed in SEEDS.glob("*.txt"):
-        seed_grams |= grams(seed.read_text(encoding="utf-8"))
+        found |= grams(seed.read_text(encoding="utf-8"))
+    return found
+
+
+def test_no_sentence_copied_from_the_seeds() -> None:
+    """Lesson prose is written fresh: no run of eight words taken from a seed document."""
+    seeds = seed_grams()
     for path in all_notebooks():
         text = "\n".join(prose(c.source) for c in read(path).cells if c.cell_type == "markdown")
-        shared = sorted(" ".join(g) for g in grams(text) & seed_grams)
+        shared = sorted(" ".join(g) for g in grams(text) & seeds)
         assert not shared, f"{rel(path)} repeats a seed: {shared}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_catalog_message_copies_a_seed(lang: str) -> None:
+    """Refusals, rule texts, glossary and game words are written fresh too."""
+    from babel.messages.pofile import read_po
+
+    from canasta_teach.i18n import LOCALE_DIR
+
+    seeds = seed_grams()
+    for domain in ("engine", "ui"):
+        with (LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po").open("rb") as handle:
+            for message in read_po(handle):
+                if not message.id:
+                    continue
+                text = (
+                    " ".join(message.string)
+                    if isinstance(message.string, tuple)
+                    else message.string
+                )
+                shared = sorted(" ".join(g) for g in grams(text) & seeds)
+                assert not shared, f"{domain} {message.id}: repeats a seed: {shared}"
 
 
 # ---------------------------------------------------------------------------- puzzles
