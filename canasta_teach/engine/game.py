@@ -11,7 +11,7 @@ from .moves import Move, Verdict
 from .rng import SplitMix64
 from .rules import CLASSIC4, RuleSet
 from .scoring import HandScore, game_winner, score_hand
-from .state import State
+from .state import Event, State
 
 #: C-SEAT-1: rank order for the draw (A high ... 2 low) and suits (spades high).
 SEAT_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -95,6 +95,8 @@ class Game:
     moves: list[str] = field(default_factory=list)
     state: State = field(init=False)
     winner: int | None = field(default=None, init=False)
+    #: The hand that ended last (``state`` is the next deal by then), or None.
+    last_hand: State | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.seating = draw_for_seats(self.seed, self.rules.players)
@@ -112,19 +114,26 @@ class Game:
         return self.winner is not None
 
     def apply(self, move: Move) -> Verdict:
+        return self.apply_with_events(move)[0]
+
+    def apply_with_events(self, move: Move) -> tuple[Verdict, list[Event]]:
+        """``apply``, and what happened at the table (``State.apply_with_events``).  When the
+        move ends a hand, the ended hand stays readable as ``last_hand`` (its melds and hands,
+        for the score's breakdown) while ``state`` is already the next deal."""
         if self.is_over:
             from .moves import refuse
 
             winner = self.winner if self.winner is not None else 0
             names = ("NS", "EW") if self.rules.players == 4 else ("S", "N")
             return refuse("game_over", "C-GAME-1", team=names[winner],
-                          score=self.totals[winner])  # fmt: skip
-        verdict = self.state.apply(move)
+                          score=self.totals[winner]), []  # fmt: skip
+        verdict, events = self.state.apply_with_events(move)
         if verdict.legal:
             self.moves.append(str(move))
             if self.state.is_over:
+                self.last_hand = self.state
                 self._finish_hand()
-        return verdict
+        return verdict, events
 
     def _finish_hand(self) -> None:
         score = score_hand(self.state)

@@ -1,0 +1,182 @@
+"""Going out in one action: turn a set of cards into melds, additions and a discard.
+
+The engine knows moves one at a time; a learner going out thinks of one action ("lay all
+these down and throw the last one").  ``plan_going_out`` groups the selected cards by rank,
+tries ways of sharing the wild cards among the groups, and plays each plan on a *copy* of
+the state: a plan counts only when the copy ends with the learner going out.  The real state
+is never touched here, so going out is all or nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from .cards import NUM_KINDS, Kind
+from .moves import Add, Discard, Meld, Move, Reason
+from .state import Phase, State
+
+#: Enough for every real hand (a few groups, a few wild cards); bounds the work per click.
+MAX_PLANS = 400
+
+
+@dataclass(frozen=True)
+class GoingOut:
+    """The outcome of planning: the moves that go out, or the engine's first refusal."""
+
+    moves: tuple[Move, ...] | None
+    reason: Reason | None
+
+    @property
+    def ok(self) -> bool:
+        return self.moves is not None
+
+
+def _shares(total: int, caps: Sequence[int]) -> Iterator[tuple[int, ...]]:
+    """Every way of putting ``total`` identical cards into groups with these capacities."""
+    if not caps:
+        if total == 0:
+            yield ()
+        return
+    first, rest = caps[0], caps[1:]
+    for here in range(min(total, first), -1, -1):
+        for tail in _shares(total - here, rest):
+            yield (here, *tail)
+
+
+def _plans(state: State, laid: Sequence[int], discard: Kind | None) -> Iterator[list[Move]]:
+    """Candidate move lists for laying down the counts ``laid`` (then discarding)."""
+    seat = state.current
+    team = seat % 2
+    targets = state.melds[team] if state.down[team] else state.staged
+    ranks = [r for r in range(NUM_KINDS - 1, Kind.RED_THREE, -1) if laid[r]]
+    jokers, twos = laid[Kind.JOKER], laid[Kind.TWO]
+    # Room for wild cards in each group (C-MELD-2); black threes take none (C-OUT-4).
+    caps = []
+    for r in ranks:
+        if r == Kind.BLACK_THREE:
+            caps.append(0)
+        elif r in targets:
+            caps.append(max(state.rules.max_wilds - targets[r].wilds, 0))
+        else:
+            caps.append(state.rules.max_wilds)
+    if not ranks:
+        # Only wild cards (or red threes) selected: let the engine say why.
+        cards = tuple(Kind(k) for k in range(NUM_KINDS) for _ in range(laid[k]))
+        only_wilds: list[Move] = [Meld(cards)]
+        if discard is not None:
+            only_wilds.append(Discard(discard))
+        yield only_wilds
+        return
+    joker_shares = list(_shares(jokers, caps)) or [(jokers,) + (0,) * (len(ranks) - 1)]
+    for js in joker_shares:
+        left = [c - j for c, j in zip(caps, js, strict=True)]
+        two_shares = list(_shares(twos, left)) or [(twos,) + (0,) * (len(ranks) - 1)]
+        for ts in two_shares:
+            groups = []
+            for r, j, t in zip(ranks, js, ts, strict=True):
+                cards = (Kind(r),) * laid[r] + (Kind.TWO,) * t + (Kind.JOKER,) * j
+                existing = targets.get(r)
+                size_before = existing.size if existing else 0
+                move: Move = Add(Kind(r), cards) if existing else Meld(cards)
+                # Canastas first: a finished canasta is what allows the rest (C-OUT-1, C-OUT-5).
+                makes_canasta = size_before < state.rules.canasta_size <= size_before + len(cards)
+                groups.append((not makes_canasta, -len(cards), move))
+            groups.sort(key=lambda g: (g[0], g[1]))
+            moves = [g[2] for g in groups]
+            if discard is not None:
+                moves.append(Discard(discard))
+            yield moves
+
+
+def _goes_out(state: State, seat: int, moves: Sequence[Move]) -> tuple[bool, Reason | None]:
+    """Play the moves in order on a copy: (went out, the first refusal if any)."""
+    trial = state.copy()
+    for move in moves:
+        verdict = trial.apply(move)
+        if not verdict.legal:
+            return False, verdict.reason
+    went_out = (
+        trial.end is not None and trial.end.seat == seat and trial.end.how in ("out", "concealed")
+    )
+    # Every move legal but the hand not over (a meld stayed set aside): no reason to give.
+    return went_out, None
+
+
+def plan_going_out(
+    state: State, laid: Sequence[int], discard: Kind | None, limit: int = MAX_PLANS
+) -> GoingOut:
+    """Find moves that lay down the counts ``laid`` (then discard ``discard``) and go out.
+
+    Returns the first plan that works, or the engine's reason for refusing the first plan
+    tried (the most natural grouping: wild cards with the first groups); the reason is None
+    when every move was legal and still cards stayed behind.
+    """
+    seat = state.current
+    first_reason: Reason | None = None
+    for tried, moves in enumerate(_plans(state, laid, discard)):
+        if tried >= limit:
+            break
+        went_out, reason = _goes_out(state, seat, moves)
+        if went_out:
+            return GoingOut(tuple(moves), None)
+        if first_reason is None:
+            first_reason = reason
+    return GoingOut(None, first_reason)
+
+
+def plan_for_selection(state: State, selected: Sequence[Kind]) -> GoingOut | None:
+    """Plan going out with the learner's selection: the selected cards are laid down and
+    the one card left over (if any) is discarded.  ``None`` when more than one card would
+    be left over (the selection cannot be a way out)."""
+    hand = state.hands[state.current]
+    laid = [0] * NUM_KINDS
+    for kind in selected:
+        laid[kind] += 1
+    if any(laid[k] > hand[k] for k in range(NUM_KINDS)):
+        return None
+    rest = [hand[k] - laid[k] for k in range(NUM_KINDS)]
+    if sum(rest) > 1:
+        return None
+    discard = next((Kind(k) for k in range(NUM_KINDS) if rest[k]), None)
+    return plan_going_out(state, laid, discard)
+
+
+def can_go_out(state: State, limit: int = 120) -> bool:
+    """Whether the player to move could go out now, laying down cards from the hand.
+
+    Used to enable the Go out button; cheap tests first, then a bounded search.
+    """
+    return going_out_plan(state, limit) is not None
+
+
+def going_out_plan(state: State, limit: int = 120) -> tuple[Move, ...] | None:
+    """Moves that take the player to move out now (melds, additions, maybe a discard), or
+    None.  Reads only the player's own hand and the table: a computer player may use it."""
+    if state.phase is not Phase.MELD or state.to_move != state.current:
+        return None
+    seat = state.current
+    team = seat % 2
+    hand = state.hands[seat]
+    targets = state.melds[team] if state.down[team] else state.staged
+    # Naturals that can go nowhere (one card of an unmelded rank): at most one, the discard.
+    stranded = [
+        k for k in range(Kind.FOUR, NUM_KINDS) if hand[k] and k not in targets and hand[k] < 2
+    ]
+    if hand[Kind.BLACK_THREE] in (1, 2):
+        stranded.append(int(Kind.BLACK_THREE))
+    if len(stranded) > 1:
+        return None
+    discards: list[Kind | None] = (
+        [Kind(stranded[0])] if stranded else [None] + [Kind(k) for k in range(NUM_KINDS) if hand[k]]
+    )
+    for discard in discards:
+        laid = hand[:]
+        if discard is not None:
+            laid[discard] -= 1
+        if sum(laid) == 0:
+            continue
+        plan = plan_going_out(state, laid, discard, limit=limit)
+        if plan.moves is not None:
+            return plan.moves
+    return None
