@@ -1,4 +1,4 @@
-# canasta-teach: make venv | app | lab | test | lint | bench | browser
+# canasta-teach: make venv | app | lab | test | lint | bench | browser | postgres
 # Everything runs from .venv (created with python3 when missing).
 
 PYTHON ?= python3
@@ -9,7 +9,7 @@ PORT   ?= 8866
 
 LAB_PORT ?= 8888
 
-.PHONY: venv app lab test lint bench browser
+.PHONY: venv app lab test lint bench browser postgres
 
 venv: $(STAMP)
 
@@ -42,11 +42,24 @@ browser:
 	  fi; \
 	fi
 
+# Debian's PostgreSQL server binaries (initdb, pg_ctl), for the leaderboard tests, which start
+# and stop a throwaway server of their own; installed only when missing and we are root.
+postgres:
+	@if ! command -v pg_ctl >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y \
+	      --no-install-recommends postgresql; \
+	  else \
+	    echo "postgres: PostgreSQL is missing and we are not root; its leaderboard tests will be skipped" >&2; \
+	  fi; \
+	fi
+
 # Every test: unit, property, CLI, widget and browser tests, then every lesson notebook run by
 # nbval (--nbval-lax: each cell must run without error; outputs are compared only where marked).
-test: venv browser
+# Saved games and the leaderboard go to a fresh data folder, never the home's (CANASTA_DATA_DIR).
+test: venv browser postgres
 	$(PY) -m pytest -q tests
-	$(PY) -m pytest -q -p no:cacheprovider --nbval-lax --nbval-current-env lessons
+	CANASTA_DATA_DIR=$$(mktemp -d) $(PY) -m pytest -q -p no:cacheprovider --nbval-lax --nbval-current-env lessons
 
 lint: venv
 	$(PY) -m ruff check canasta_teach tests benchmarks

@@ -25,3 +25,10 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+# Saved games and the leaderboard go to the per-user data folder (canasta_teach.userdata):
+# tests, the servers they start and those servers' kernels use a fresh one, never the home's.
+if not os.environ.get("CANASTA_DATA_DIR"):
+    import tempfile
+
+    os.environ["CANASTA_DATA_DIR"] = tempfile.mkdtemp(prefix="canasta-test-data-")
