@@ -20,7 +20,7 @@ import time
 import tracemalloc
 from typing import Any
 
-TARGETS = {"hands_per_s": 300.0, "import_ms": 150.0, "peak_mb": 100.0}
+TARGETS = {"hands_per_s": 1000.0, "import_ms": 150.0, "peak_mb": 100.0}
 
 
 def play_hands(count: int, players: int = 4, first_seed: int = 0) -> dict[str, float]:
@@ -33,15 +33,20 @@ def play_hands(count: int, players: int = 4, first_seed: int = 0) -> dict[str, f
     # CPU time of this process: "per second on one core" even when other work shares the
     # machine's cores (wall time is reported beside it).
     clock = time.process_time
+    # Each ``legal_moves`` call is timed with ``perf_counter`` (a few tens of ns, and the
+    # calls are too short to be interrupted often): reading the process's CPU clock is a
+    # system call of about 0.6 us here, and two per move (0.19 ms a hand) would be a fifth
+    # of what the hands/s figure measures at 1,000 hands/s.
+    tick = time.perf_counter
     wall_start = time.perf_counter()
     start = clock()
     for seed in range(first_seed, first_seed + count):
         state = State.deal(seed, rules)
         rng = random.Random(seed)
         while not state.is_over:
-            t0 = clock()
+            t0 = tick()
             options = state.legal_moves()
-            legal_time += clock() - t0
+            legal_time += tick() - t0
             legal_calls += 1
             state.apply(options[rng.randrange(len(options))])
             moves += 1
@@ -98,7 +103,8 @@ def report(result: dict[str, Any]) -> str:
 
     lines = [
         "engine: random legal play (uniform random legal move), one core, per CPU second",
-        f"  4-player hands/s      {four['hands_per_s']:9.0f}   target >= 300  "
+        f"  4-player hands/s      {four['hands_per_s']:9.0f}   "
+        f"target >= {TARGETS['hands_per_s']:.0f}  "
         f"{mark(four['hands_per_s'] >= TARGETS['hands_per_s'])}",
         f"  4-player moves/s      {four['moves_per_s']:9.0f}   "
         f"({four['moves_per_hand']:.0f} moves/hand)",
@@ -108,10 +114,10 @@ def report(result: dict[str, Any]) -> str:
         f"  2-player hands/s      {two['hands_per_s']:9.0f}   "
         f"({two['moves_per_hand']:.0f} moves/hand)",
         f"  peak memory (traced)  {mem['traced_peak_mb']:9.2f} MB",
-        f"  peak memory (max RSS) {mem['max_rss_mb']:9.1f} MB   target < 100  "
-        f"{mark(mem['max_rss_mb'] < TARGETS['peak_mb'])}",
-        f"  import engine         {result['import_ms']:9.1f} ms   target < 150  "
-        f"{mark(result['import_ms'] < TARGETS['import_ms'])}",
+        f"  peak memory (max RSS) {mem['max_rss_mb']:9.1f} MB   "
+        f"target < {TARGETS['peak_mb']:.0f}  {mark(mem['max_rss_mb'] < TARGETS['peak_mb'])}",
+        f"  import engine         {result['import_ms']:9.1f} ms   "
+        f"target < {TARGETS['import_ms']:.0f}  {mark(result['import_ms'] < TARGETS['import_ms'])}",
     ]
     return "\n".join(lines)
 

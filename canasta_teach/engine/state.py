@@ -15,6 +15,7 @@ import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from itertools import compress
 from typing import Any
 
 from .cards import (
@@ -53,6 +54,8 @@ JOKER, TWO, RED3, BLACK3 = 0, 1, 2, 3
 _KIND = tuple(Kind)
 _DISCARDS = tuple(Discard(k) for k in _KIND)
 _HIGH_TO_LOW = tuple(range(NUM_KINDS - 1, -1, -1))
+_DISCARDS_HIGH_TO_LOW = tuple(_DISCARDS[k] for k in _HIGH_TO_LOW)
+_MELD_KINDS = tuple(range(BLACK3, NUM_KINDS))  # black threes, then the naturals
 #: _WILD_OPTIONS[jokers held][twos held][room]: the (jokers, twos) pairs a hand can add.
 _WILD_OPTIONS = tuple(
     tuple(
@@ -64,8 +67,6 @@ _WILD_OPTIONS = tuple(
     )
     for jk in range(5)
 )
-_NATURAL_RANKS = range(4, 15)
-_MELD_KINDS = (BLACK3, *_NATURAL_RANKS)
 
 
 class Phase(str, Enum):
@@ -81,6 +82,11 @@ class Asked(str, Enum):
     YES = "yes"
     NO = "no"
 
+
+#: The members as module constants: ``Phase.MELD`` is an attribute lookup through the Enum
+#: machinery (about ten times a global's cost), and the turn flow tests phases constantly.
+_DRAW_PHASE, _MELD_PHASE, _ANSWER_PHASE, _ENDED = Phase.DRAW, Phase.MELD, Phase.ANSWER, Phase.ENDED
+_NOT_ASKED, _PENDING, _SAID_YES, _SAID_NO = Asked.NOT_ASKED, Asked.PENDING, Asked.YES, Asked.NO
 
 SEAT_NAMES_4 = ("S", "W", "N", "E")
 SEAT_NAMES_2 = ("S", "N")
@@ -113,14 +119,16 @@ def group_shape(
     the cards of a new meld, are named in a too-few refusal."""
     if size_check and naturals + wilds < 3:
         return Reason("too_few", "C-MELD-1", {"count": naturals + wilds, "cards": _toks(cards)})
-    facts = {"rank": _tok(rank), "naturals": naturals, "wilds": wilds}
     if naturals < 2:
-        return Reason("needs_two_naturals", "C-MELD-2", facts)
-    if wilds > rules.max_wilds:
+        code = "needs_two_naturals"
+    elif wilds > rules.max_wilds:
+        facts = {"rank": _tok(rank), "naturals": naturals, "wilds": wilds}
         return Reason("too_many_wilds", "C-MELD-2", {**facts, "max_wilds": rules.max_wilds})
-    if rules.two_naturals_per_wild and naturals < 2 * wilds:
-        return Reason("two_naturals_per_wild", "C-MELD-2", facts)
-    return None
+    elif rules.two_naturals_per_wild and naturals < 2 * wilds:
+        code = "two_naturals_per_wild"
+    else:
+        return None  # the common answer: no facts to gather
+    return Reason(code, "C-MELD-2", {"rank": _tok(rank), "naturals": naturals, "wilds": wilds})
 
 
 def new_meld_shape(rules: RuleSet, cards: Sequence[int]) -> Reason | None:
@@ -303,13 +311,13 @@ class State:
         self.scores = [0, 0]
         self.dealer = n - 1
         self.current = 0
-        self.phase = Phase.DRAW
+        self.phase = _DRAW_PHASE
         self.staged = {}
         self.has_melded = [False] * n
         self.melded_this_turn = False
         self.created_this_turn = set()
         self.took_pile = False
-        self.asked = Asked.NOT_ASKED
+        self.asked = _NOT_ASKED
         self.penalties = [0, 0]
         self.end = None
         self.hand_number = 1
@@ -370,14 +378,22 @@ class State:
         new.stock = self.stock[:]
         new.pile = self.pile[:]
         new.pile_freezers = self.pile_freezers
-        new.melds = [{r: g.copy() for r, g in team.items()} for team in self.melds]
+        # ``MeldGroup(...)`` rather than ``g.copy()``: one call less per meld (bots copy a lot).
+        new.melds = [
+            {r: MeldGroup(g.rank, g.naturals, g.jokers, g.twos) for r, g in team.items()}
+            for team in self.melds
+        ]
         new.red_threes = self.red_threes[:]
         new.down = self.down[:]
         new.scores = self.scores[:]
         new.dealer = self.dealer
         new.current = self.current
         new.phase = self.phase
-        new.staged = {r: g.copy() for r, g in self.staged.items()}
+        new.staged = (
+            {r: MeldGroup(g.rank, g.naturals, g.jokers, g.twos) for r, g in self.staged.items()}
+            if self.staged
+            else {}
+        )
         new.has_melded = self.has_melded[:]
         new.melded_this_turn = self.melded_this_turn
         new.created_this_turn = set(self.created_this_turn)
@@ -432,13 +448,13 @@ class State:
     @property
     def to_move(self) -> int:
         """The seat that must decide now (the partner, while a question is pending)."""
-        if self.phase is Phase.ANSWER:
+        if self.phase is _ANSWER_PHASE:
             return self.partner(self.current)
         return self.current
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.ENDED
+        return self.phase is _ENDED
 
     def team_of(self, seat: int) -> int:
         return seat % 2
@@ -495,40 +511,30 @@ class State:
 
     def check(self, move: Move) -> Verdict:
         """Is ``move`` legal for the seat to move?  If not, the reason (rule id + facts)."""
-        if self.phase is Phase.ENDED:
+        if self.phase is _ENDED:
             end = self.end or HandEnd("stock", self.current)
             # A hand that ran out of stock ended under C-END-2, not by a player going out.
             rule = "C-END-2" if end.how == "stock" else "C-END-1"
             return refuse(
                 "hand_over", rule, how=end.how, seat=seat_name(self.rules.players, end.seat)
             )
-        if isinstance(move, Draw):
-            return self._check_draw()
-        if isinstance(move, TakePile):
-            return self._check_take(move)
-        if isinstance(move, Meld):
-            return self._check_meld(move)
-        if isinstance(move, Add):
-            return self._check_add(move)
-        if isinstance(move, Discard):
-            return self._check_discard(move)
-        if isinstance(move, AskPartner):
-            return self._check_ask()
-        if isinstance(move, Answer):
-            if self.phase is not Phase.ANSWER:
-                return refuse("no_question", "C-ASK-1")
-            return LEGAL
-        raise TypeError(f"not a move: {move!r}")
+        checker = _CHECKERS.get(type(move))
+        if checker is None:
+            # A subclass of a move type (the table holds the exact types).
+            checker = next((c for t, c in _CHECKERS.items() if isinstance(move, t)), None)
+            if checker is None:
+                raise TypeError(f"not a move: {move!r}")
+        return checker(self, move)
 
     def is_legal(self, move: Move) -> bool:
         return self.check(move).legal
 
     def _phase_refusal(self, want_meld_phase: bool) -> Verdict | None:
-        if self.phase is Phase.ANSWER:
+        if self.phase is _ANSWER_PHASE:
             return self._await_answer()
-        if want_meld_phase and self.phase is Phase.DRAW:
+        if want_meld_phase and self.phase is _DRAW_PHASE:
             return refuse("draw_first", "C-TURN-1")
-        if not want_meld_phase and self.phase is Phase.MELD:
+        if not want_meld_phase and self.phase is _MELD_PHASE:
             return refuse("already_drew", "C-TURN-1")
         return None
 
@@ -536,16 +542,28 @@ class State:
         partner = seat_name(self.rules.players, self.partner(self.current))
         return refuse("await_answer", "C-ASK-1", seat=partner)
 
-    def _check_draw(self) -> Verdict:
+    def _check_draw(self, move: Draw | None = None) -> Verdict:
+        if self.phase is _DRAW_PHASE:
+            return LEGAL
         bad = self._phase_refusal(False)
         return LEGAL if bad is None else bad
 
+    def _check_answer(self, move: Answer) -> Verdict:
+        if self.phase is not _ANSWER_PHASE:
+            return refuse("no_question", "C-ASK-1")
+        return LEGAL
+
     def _missing(self, cards: Sequence[int]) -> list[str] | None:
         """Cards named in a move that the hand does not hold (None when all are held)."""
+        hand = self.hands[self.current]
+        for k in cards:
+            if k < 0 or cards.count(k) > hand[k]:
+                break
+        else:
+            return None  # the usual answer, found without a count vector
         need = [0] * NUM_KINDS
         for k in cards:
             need[k] += 1
-        hand = self.hands[self.current]
         missing: list[str] = []
         for k in range(NUM_KINDS):
             if need[k] > hand[k]:
@@ -558,7 +576,7 @@ class State:
         ``hand_after`` is what a meld, addition or pickup would leave in the hand: with one
         card left the player would have to discard it and go out, so C-OUT-5 refuses it
         when going out is not allowed."""
-        if self.asked is Asked.NO:
+        if self.asked is _SAID_NO:
             return refuse("partner_said_no", "C-ASK-1", cards_left=hand_after)
         needed = self.rules.canastas_to_go_out
         if canastas_after < needed:
@@ -585,7 +603,7 @@ class State:
             if hand_after < 2:
                 return self._may_go_out(self.canastas(team) + canasta_made, hand_after)
             return None
-        if self.phase is Phase.DRAW:
+        if self.phase is _DRAW_PHASE:
             return None  # set aside only; it goes down with the pile or after the draw
         total = self.staged_value() + value
         if total < self.minimum(team):
@@ -600,17 +618,18 @@ class State:
 
     def _meld_phase_refusal(self, team: int) -> Verdict | None:
         """Melds and additions come after the draw, except a first meld set aside before it."""
-        if self.phase is Phase.DRAW and self.down[team]:
+        if self.phase is _DRAW_PHASE and self.down[team]:
             return refuse("draw_first", "C-TURN-1")
-        if self.phase is Phase.ANSWER:
+        if self.phase is _ANSWER_PHASE:
             return self._await_answer()
         return None
 
     def _check_meld(self, move: Meld) -> Verdict:
         team = self.current % 2
-        bad = self._meld_phase_refusal(team)
-        if bad is not None:
-            return bad
+        if self.phase is not _MELD_PHASE:
+            bad = self._meld_phase_refusal(team)
+            if bad is not None:
+                return bad
         cards = move.cards
         if not cards:
             return refuse("no_cards", "C-MELD-1")
@@ -621,6 +640,29 @@ class State:
         # cards as a meld of their own (C-MELD-3).
         existing = self.melds[team] if self.down[team] else self.staged
         rank = max(cards)
+        if rank > BLACK3 and rank not in existing:
+            # Naturals of one rank and wild cards (what ``legal_moves`` offers): the shape,
+            # then the turn decide, as below, without sorting the cards into ranks.
+            naturals = cards.count(rank)
+            jokers = cards.count(JOKER)
+            twos = len(cards) - naturals - jokers
+            if twos == cards.count(TWO):
+                wilds = jokers + twos
+                rules = self.rules
+                if (
+                    naturals + wilds < 3
+                    or naturals < 2
+                    or wilds > rules.max_wilds
+                    or (rules.two_naturals_per_wild and naturals < 2 * wilds)
+                ):  # ``group_shape`` has something to say
+                    shape = group_shape(rules, rank, naturals, wilds, True, cards)
+                    if shape is not None:
+                        return Verdict(shape)
+                hand_after = sum(self.hands[self.current]) - len(cards)
+                if hand_after >= 2 and self.down[team]:
+                    return LEGAL  # ``_meld_verdict``'s answer, sooner
+                value = naturals * VALUES[rank] + jokers * VALUES[JOKER] + twos * VALUES[TWO]
+                return self._meld_verdict(hand_after, value, len(cards) >= 7)
         problem = new_meld_shape(self.rules, cards)
         if problem is not None and (rank not in existing or problem.code == "mixed_ranks"):
             return Verdict(problem)
@@ -629,7 +671,7 @@ class State:
                           set_aside=not self.down[team])  # fmt: skip
         hand_after = self.hand_size(self.current) - len(cards)
         if rank == BLACK3:
-            going_out = hand_after <= 1 and self.phase is Phase.MELD
+            going_out = hand_after <= 1 and self.phase is _MELD_PHASE
             if going_out:
                 if not self.down[team]:
                     total = self.staged_value() + 5 * len(cards)
@@ -647,9 +689,10 @@ class State:
 
     def _check_add(self, move: Add) -> Verdict:
         team = self.current % 2
-        bad = self._meld_phase_refusal(team)
-        if bad is not None:
-            return bad
+        if self.phase is not _MELD_PHASE:
+            bad = self._meld_phase_refusal(team)
+            if bad is not None:
+                return bad
         cards = move.cards
         rank = int(move.rank)
         target = (self.melds[team] if self.down[team] else self.staged).get(rank)
@@ -661,45 +704,71 @@ class State:
         missing = self._missing(cards)
         if missing:
             return refuse("not_in_hand", "C-TURN-2", cards=missing)
-        if RED3 in cards:
-            return refuse("red_three_meld", "C-MELD-4")
-        wrong = sorted({k for k in cards if k >= BLACK3 and k != rank}, reverse=True)
-        if wrong:
-            return refuse("wrong_rank", "C-MELD-1", rank=_tok(rank), cards=_toks(wrong))
-        if rank == BLACK3:
-            return refuse("black_threes_only_going_out", "C-OUT-4")
-        naturals = sum(1 for k in cards if k == rank)
+        naturals = cards.count(rank)
+        jokers = cards.count(JOKER)
+        twos = cards.count(TWO)
+        if rank <= BLACK3 or naturals + jokers + twos != len(cards):
+            # Another kind among the cards (or a meld of threes): the refusals, in order.
+            if RED3 in cards:
+                return refuse("red_three_meld", "C-MELD-4")
+            wrong = sorted({k for k in cards if k >= BLACK3 and k != rank}, reverse=True)
+            if wrong:
+                return refuse("wrong_rank", "C-MELD-1", rank=_tok(rank), cards=_toks(wrong))
+            if rank == BLACK3:
+                return refuse("black_threes_only_going_out", "C-OUT-4")
         wilds = len(cards) - naturals
-        bad = self._meld_shape(rank, target.naturals + naturals, target.wilds + wilds, False)
-        if bad is not None:
-            return bad
-        hand_after = self.hand_size(self.current) - len(cards)
-        makes = target.size < 7 <= target.size + len(cards)
-        return self._meld_verdict(hand_after, sum(VALUES[k] for k in cards), makes)
+        rules = self.rules
+        group_naturals = target.naturals + naturals
+        group_wilds = target.jokers + target.twos + wilds
+        if (
+            group_naturals < 2
+            or group_wilds > rules.max_wilds
+            or (rules.two_naturals_per_wild and group_naturals < 2 * group_wilds)
+        ):  # ``group_shape`` has something to say
+            bad = self._meld_shape(rank, group_naturals, group_wilds, False)
+            if bad is not None:
+                return bad
+        hand_after = sum(self.hands[self.current]) - len(cards)
+        if hand_after >= 2 and self.down[team]:
+            return LEGAL  # ``_meld_verdict``'s answer, sooner
+        size = target.naturals + target.jokers + target.twos
+        makes = size < 7 <= size + len(cards)
+        value = naturals * VALUES[rank] + jokers * VALUES[JOKER] + twos * VALUES[TWO]
+        if naturals + jokers + twos != len(cards):
+            value = sum(VALUES[k] for k in cards)
+        return self._meld_verdict(hand_after, value, makes)
 
     def _meld_verdict(self, hand_after: int, value: int, canasta_made: bool) -> Verdict:
         """The verdict on a well-shaped meld or addition: refused by ``_after_meld``, legal
         with a note while it is only set aside (below the first-meld minimum), or legal."""
+        team = self.current % 2
+        if self.down[team]:
+            # ``_after_meld`` for a team that is down (and no note to give).
+            if hand_after < 2:
+                blocked = self._may_go_out(self.canastas(team) + canasta_made, hand_after)
+                if blocked is not None:
+                    return blocked
+            return LEGAL
         bad = self._after_meld(hand_after, value, canasta_made)
         if bad is not None:
             return bad
-        team = self.current % 2
         have = self.staged_value() + value
-        if not self.down[team] and (self.phase is Phase.DRAW or have < self.minimum(team)):
+        if self.phase is _DRAW_PHASE or have < self.minimum(team):
             note = Reason("set_aside", "C-MIN-4", {"needed": self.minimum(team), "have": have})
             return Verdict(note=note)
         return LEGAL
 
     def _check_take(self, move: TakePile) -> Verdict:
-        bad = self._phase_refusal(False)
-        if bad is not None:
-            return bad
-        if not self.pile:
+        if self.phase is not _DRAW_PHASE:
+            bad = self._phase_refusal(False)
+            if bad is not None:
+                return bad
+        pile = self.pile
+        if not pile:
             return refuse("pile_empty", "C-TURN-1")
         seat = self.current
         team = seat % 2
-        top = self.pile[-1]
-        hand = self.hands[seat]
+        top = pile[-1]
         if top == BLACK3:
             return refuse("black_three_on_top", "C-BLK-1")
         if top <= TWO:
@@ -708,50 +777,65 @@ class State:
             # No rule names a red three on top (C-DEAL-3 covers one as the upcard), but the
             # top card must be melded (C-PILE-1) and a red three never is (C-MELD-4).
             return refuse("red_three_on_top", "C-MELD-4", card=_tok(top))
-        held = self.hand_size(seat)
-        if held == 1 and len(self.pile) == 1:
+        held = sum(self.hands[seat])
+        if held == 1 and len(pile) == 1:
             return refuse("one_card_one_pile", "C-PILE-5")
         cards = move.cards
         missing = self._missing(cards)
         if missing:
             # The top card is melded "with cards from hand" (C-PILE-1).
             return refuse("not_in_hand", "C-PILE-1", cards=missing)
-        wrong = sorted({k for k in cards if k >= RED3 and k != top}, reverse=True)
-        if wrong:
-            return refuse("wrong_rank", "C-MELD-1", rank=_tok(top), cards=_toks(wrong))
-        naturals = sum(1 for k in cards if k == top)
+        naturals = cards.count(top)
+        if naturals + cards.count(JOKER) + cards.count(TWO) != len(cards):
+            wrong = sorted({k for k in cards if k >= RED3 and k != top}, reverse=True)
+            if wrong:
+                return refuse("wrong_rank", "C-MELD-1", rank=_tok(top), cards=_toks(wrong))
         wilds = len(cards) - naturals
-        frozen = self.frozen_by(team)
-        facts = {
-            "offered": _toks(cards),  # what the player chose to take it with
-            "rank": _tok(top),
-            "naturals_held": hand[top],
-            "jokers_held": hand[JOKER],
-            "twos_held": hand[TWO],
-        }
-        if frozen is not None and naturals < 2:
-            return refuse("frozen_needs_pair", "C-PILE-3", frozen_by=frozen, **facts)
-        existing = (self.melds[team] if self.down[team] else self.staged).get(top)
+        down = self.down[team]
+        # ``frozen_by(team) is not None``, without naming why until a refusal needs it.
+        needs_pair = bool(self.pile_freezers or not down) and naturals < 2
+        existing = (self.melds[team] if down else self.staged).get(top)
+        if needs_pair or (existing is None and (naturals < 1 or naturals + 1 + wilds < 3)):
+            hand = self.hands[seat]
+            facts = {
+                "offered": _toks(cards),  # what the player chose to take it with
+                "rank": _tok(top),
+                "naturals_held": hand[top],
+                "jokers_held": hand[JOKER],
+                "twos_held": hand[TWO],
+            }
+            if needs_pair:
+                return refuse("frozen_needs_pair", "C-PILE-3", frozen_by=self.frozen_by(team),
+                              **facts)  # fmt: skip
+            # Only an unfrozen pile gets here (a frozen one was refused above).
+            return refuse("take_needs_pair_or_meld", "C-PILE-4", **facts)
         if existing is None:
-            if naturals < 1 or naturals + 1 + wilds < 3:
-                # Only an unfrozen pile gets here (a frozen one was refused above).
-                return refuse("take_needs_pair_or_meld", "C-PILE-4", **facts)
-            bad = self._meld_shape(top, naturals + 1, wilds, True, (top, *cards))
+            group_naturals, group_wilds = naturals + 1, wilds
         else:
-            bad = self._meld_shape(top, existing.naturals + naturals + 1,
-                                   existing.wilds + wilds, False)  # fmt: skip
-        if bad is not None:
-            return bad
-        if not self.down[team]:
+            group_naturals = existing.naturals + naturals + 1
+            group_wilds = existing.jokers + existing.twos + wilds
+        rules = self.rules
+        if (
+            group_naturals < 2
+            or group_wilds > rules.max_wilds
+            or (rules.two_naturals_per_wild and group_naturals < 2 * group_wilds)
+        ):  # ``group_shape`` has something to say (the size is right: checked above)
+            if existing is None:
+                bad = self._meld_shape(top, group_naturals, group_wilds, True, (top, *cards))
+            else:
+                bad = self._meld_shape(top, group_naturals, group_wilds, False)
+            if bad is not None:
+                return bad
+        if not down:
             have = self.staged_value() + VALUES[top] + sum(VALUES[k] for k in cards)
             need = self.minimum(team)
             if have < need:
                 return refuse("below_minimum", "C-PILE-6", needed=need, have=have)
-        hand_after = held - len(cards) + sum(1 for k in self.pile[:-1] if k != RED3)
+        hand_after = held - len(cards) + len(pile) - 1 - pile.count(RED3)  # top: no red three
         if hand_after < 2:
             group_size = (existing.size if existing else 0) + 1 + len(cards)
             before = existing.size if existing else 0
-            canastas = (self.canastas(team) if self.down[team] else self._staged_canastas()) + (
+            canastas = (self.canastas(team) if down else self._staged_canastas()) + (
                 before < 7 <= group_size
             )
             blocked = self._may_go_out(canastas, hand_after)
@@ -760,6 +844,17 @@ class State:
         return LEGAL
 
     def _check_discard(self, move: Discard) -> Verdict:
+        if self.phase is _MELD_PHASE and not self.staged:
+            # The common case, without the staged cards' counts.
+            hand = self.hands[self.current]
+            card = int(move.card)
+            if hand[card] < 1:
+                return refuse("not_in_hand", "C-TURN-3", cards=[_tok(card)])
+            if sum(hand) == 1:
+                blocked = self._may_go_out(self.canastas(self.current % 2))
+                if blocked is not None:
+                    return blocked
+            return LEGAL
         bad = self._phase_refusal(True)
         if bad is not None:
             return bad
@@ -783,7 +878,7 @@ class State:
             counts[TWO] += g.twos
         return counts
 
-    def _check_ask(self) -> Verdict:
+    def _check_ask(self, move: AskPartner | None = None) -> Verdict:
         if self.rules.players != 4:
             return refuse("ask_off", "C-ASK-1", why="two_players")
         if not self.rules.ask_partner:
@@ -791,7 +886,7 @@ class State:
         bad = self._phase_refusal(True)
         if bad is not None:
             return bad
-        if self.asked is not Asked.NOT_ASKED:
+        if self.asked is not _NOT_ASKED:
             return refuse("already_asked", "C-ASK-1")
         # Taking the pile melds its top card, so a player who took it has melded already.
         if self.melded_this_turn or self.staged or self.took_pile:
@@ -802,9 +897,18 @@ class State:
 
     def apply(self, move: Move) -> Verdict:
         """Check ``move``; if legal, play it.  A refused move changes nothing."""
-        verdict = self.check(move)
-        if verdict.legal:
-            self._play(move)
+        kind = type(move)
+        checker = _CHECKERS.get(kind)
+        if checker is None or self.phase is _ENDED:
+            verdict = self.check(move)
+            if verdict.reason is None:
+                self._play(move)
+            return verdict
+        # ``check`` and ``_play`` for a move of an exact move type, each one call shorter:
+        # random play spends a third of its time here.
+        verdict = checker(self, move)
+        if verdict.reason is None:
+            _PLAYERS[kind](self, move)
         return verdict
 
     def apply_with_events(self, move: Move) -> tuple[Verdict, list[Event]]:
@@ -825,30 +929,26 @@ class State:
 
     def play(self, move: Move) -> None:
         """Play a move known to be legal (as ``legal_moves`` gives them); raises otherwise."""
-        verdict = self.check(move)
-        if not verdict.legal:
+        verdict = self.apply(move)
+        if verdict.reason is not None:
             raise IllegalMove(move, verdict.reason)
-        self._play(move)
 
     def _play(self, move: Move) -> None:
-        if isinstance(move, Draw):
-            self._do_draw()
-        elif isinstance(move, TakePile):
-            self._do_take(move.cards)
-        elif isinstance(move, Meld):
-            self._do_meld(move.cards)
-        elif isinstance(move, Add):
-            self._do_add(int(move.rank), move.cards)
-        elif isinstance(move, Discard):
-            self._do_discard(int(move.card))
-        elif isinstance(move, AskPartner):
-            self.asked = Asked.PENDING
-            self.phase = Phase.ANSWER
-            self._event("asked", self.current)
-        elif isinstance(move, Answer):
-            self.asked = Asked.YES if move.yes else Asked.NO
-            self.phase = Phase.MELD
-            self._event("answered", self.partner(self.current), yes=move.yes)
+        player = _PLAYERS.get(type(move))
+        if player is None:
+            # A subclass of a move type (the table holds the exact types).
+            player = next(p for t, p in _PLAYERS.items() if isinstance(move, t))
+        player(self, move)
+
+    def _do_ask(self, move: AskPartner) -> None:
+        self.asked = _PENDING
+        self.phase = _ANSWER_PHASE
+        self._event("asked", self.current)
+
+    def _do_answer(self, move: Answer) -> None:
+        self.asked = _SAID_YES if move.yes else _SAID_NO
+        self.phase = _MELD_PHASE
+        self._event("answered", self.partner(self.current), yes=move.yes)
 
     def _lay_red_three(self, seat: int) -> bool:
         """Lay a red three and draw its replacement; False when the hand ended (C-END-2)."""
@@ -869,12 +969,14 @@ class State:
 
     def _begin_turn(self, seat: int) -> None:
         self.current = seat
-        self._event("turn", seat)
-        self.phase = Phase.DRAW
+        if self._events is not None:
+            self._event("turn", seat)
+        self.phase = _DRAW_PHASE
         self.melded_this_turn = False
-        self.created_this_turn = set()
+        if self.created_this_turn:
+            self.created_this_turn = set()
         self.took_pile = False
-        self.asked = Asked.NOT_ASKED
+        self.asked = _NOT_ASKED
         hand = self.hands[seat]
         # C-RED-1: red threes dealt into the hand go down before the first draw.
         while hand[RED3]:
@@ -882,13 +984,23 @@ class State:
             if not self._lay_red_three(seat):
                 return
 
-    def _do_draw(self) -> None:
+    def _do_draw(self, move: Draw | None = None) -> None:
         seat = self.current
-        if not self.stock:
+        stock = self.stock
+        if not stock:
             self._end_hand("stock", seat)  # C-END-2
             return
         count = self.rules.draw_count
         hand = self.hands[seat]
+        if count == 1 and stock[-1] != RED3:
+            # The common draw: one card, not a red three.
+            hand[stock.pop()] += 1
+            if self._events is not None:
+                self._event("drew", seat, count=1)
+            self.phase = _MELD_PHASE
+            if self.staged:
+                self._commit_staged_if_ready()
+            return
         drawn = 0
         for _ in range(count):
             if not self.stock:
@@ -906,8 +1018,9 @@ class State:
             hand[card] += 1
             drawn += 1
         self._event("drew", seat, count=drawn)
-        self.phase = Phase.MELD
-        self._commit_staged_if_ready()
+        self.phase = _MELD_PHASE
+        if self.staged:
+            self._commit_staged_if_ready()
 
     def _commit_staged_if_ready(self) -> None:
         team = self.current % 2
@@ -931,23 +1044,21 @@ class State:
         self.down[team] = True
         self.melded_this_turn = True
 
-    def _remove(self, cards: Sequence[int]) -> None:
-        hand = self.hands[self.current]
-        for k in cards:
-            hand[k] -= 1
-
-    def _do_take(self, cards: tuple[Kind, ...]) -> None:
+    def _do_take(self, move: TakePile) -> None:
+        cards = move.cards
         seat = self.current
         team = seat % 2
-        self._remove(cards)
+        hand = self.hands[seat]
+        for card in cards:
+            hand[card] -= 1
         size = len(self.pile)
         top = self.pile.pop()
         if self._events is not None:
             self._event("took_pile", seat, size=size, top=TOKENS[top],
                         cards=[TOKENS[k] for k in cards])  # fmt: skip
-        naturals = 1 + sum(1 for k in cards if k == top)
-        jokers = sum(1 for k in cards if k == JOKER)
-        twos = sum(1 for k in cards if k == TWO)
+        naturals = 1 + cards.count(top)
+        jokers = cards.count(JOKER)
+        twos = cards.count(TWO)
         if not self.down[team]:
             self._commit_staged()
         group = self.melds[team].get(top)
@@ -960,27 +1071,33 @@ class State:
             group.twos += twos
         self.down[team] = True
         self.has_melded[seat] = True
-        hand = self.hands[seat]
-        for k in self.pile:
-            if k == RED3:
-                self.red_threes[team] += 1  # C-RED-1: no replacement
-                self._event("red_three", seat, count=1)
-            else:
+        if RED3 in self.pile:
+            for k in self.pile:
+                if k == RED3:
+                    self.red_threes[team] += 1  # C-RED-1: no replacement
+                    self._event("red_three", seat, count=1)
+                else:
+                    hand[k] += 1
+        else:
+            for k in self.pile:
                 hand[k] += 1
         self.pile = []
         self.pile_freezers = 0  # C-FRZ-3
         self.took_pile = True
-        self.phase = Phase.MELD
-        if self.hand_size(seat) == 0:
+        self.phase = _MELD_PHASE
+        if sum(hand) == 0:
             self._go_out()
 
-    def _do_meld(self, cards: tuple[Kind, ...]) -> None:
+    def _do_meld(self, move: Meld) -> None:
+        cards = move.cards
         seat = self.current
         team = seat % 2
-        self._remove(cards)
+        hand = self.hands[seat]
+        for card in cards:
+            hand[card] -= 1
         rank = max(cards)
-        naturals = sum(1 for k in cards if k == rank)
-        jokers = sum(1 for k in cards if k == JOKER)
+        naturals = cards.count(rank)
+        jokers = cards.count(JOKER)
         group = MeldGroup(rank, naturals, jokers, len(cards) - naturals - jokers)
         if self._events is not None:
             self._event("melded" if self.down[team] else "set_aside", seat,
@@ -991,30 +1108,32 @@ class State:
             self.melded_this_turn = True
         else:
             self.staged[rank] = group
-            if self.phase is Phase.MELD:
+            if self.phase is _MELD_PHASE:
                 self._commit_staged_if_ready()
-        if self.hand_size(seat) == 0 and not self.staged:
+        if sum(hand) == 0 and not self.staged:
             self._go_out()
 
-    def _do_add(self, rank: int, cards: tuple[Kind, ...]) -> None:
+    def _do_add(self, move: Add) -> None:
+        rank = int(move.rank)
+        cards = move.cards
         seat = self.current
         team = seat % 2
-        self._remove(cards)
+        hand = self.hands[seat]
+        for card in cards:
+            hand[card] -= 1
         if self._events is not None:
             self._event("added", seat, rank=TOKENS[rank], cards=[TOKENS[k] for k in cards])
         group = (self.melds[team] if self.down[team] else self.staged)[rank]
-        for k in cards:
-            if k == JOKER:
-                group.jokers += 1
-            elif k == TWO:
-                group.twos += 1
-            else:
-                group.naturals += 1
+        jokers = cards.count(JOKER)
+        twos = cards.count(TWO)
+        group.jokers += jokers
+        group.twos += twos
+        group.naturals += len(cards) - jokers - twos
         if self.down[team]:
             self.melded_this_turn = True
-        elif self.phase is Phase.MELD:
+        elif self.phase is _MELD_PHASE:
             self._commit_staged_if_ready()
-        if self.hand_size(seat) == 0 and not self.staged:
+        if sum(hand) == 0 and not self.staged:
             self._go_out()
 
     def _return_staged(self) -> None:
@@ -1028,22 +1147,23 @@ class State:
             hand[TWO] += group.twos
         self.staged = {}
 
-    def _do_discard(self, card: int) -> None:
+    def _do_discard(self, move: Discard) -> None:
+        card = int(move.card)
         seat = self.current
-        self._return_staged()  # C-MIN-4: below the minimum, nothing goes down
-        self.hands[seat][card] -= 1
+        if self.staged:
+            self._return_staged()  # C-MIN-4: below the minimum, nothing goes down
+        hand = self.hands[seat]
+        hand[card] -= 1
         self.pile.append(card)
-        self._event("discarded", seat, card=TOKENS[card])
-        if self._is_freezer(card):
-            self.pile_freezers += 1
-        if self.hand_size(seat) == 0:
+        if self._events is not None:
+            self._event("discarded", seat, card=TOKENS[card])
+        if card <= RED3 or (card == BLACK3 and self.rules.black_three_freezes):
+            self.pile_freezers += 1  # as ``_is_freezer``, inlined
+        if sum(hand) == 0:
             self._go_out()
             return
-        self._end_turn()
-
-    def _end_turn(self) -> None:
-        seat = self.current
-        if self.asked is Asked.YES:
+        # The turn ends.
+        if self.asked is _SAID_YES:
             self.penalties[seat % 2] += 100  # C-ASK-1: said yes, did not go out
             self._event("penalty", seat, points=100)
         if self.melded_this_turn:
@@ -1062,7 +1182,7 @@ class State:
     def _end_hand(self, how: str, seat: int) -> None:
         self._return_staged()
         self.end = HandEnd(how, seat)
-        self.phase = Phase.ENDED
+        self.phase = _ENDED
         self._event("hand_over", seat, how=how)
 
     # ------------------------------------------------------------------ legal moves
@@ -1073,35 +1193,127 @@ class State:
         Cards in a move are in canonical order (``moves.canonical``), one move per distinct
         combination of kinds.
         """
+        # The hottest code of random play and of the bots' search, so melds and additions
+        # are generated here rather than in helpers: a Python call costs as much as a dozen
+        # lines.  Where only the shape of a meld or addition decides, its moves come from
+        # tables filled on first use; other ranks go through the ``_legal_*`` helpers, which
+        # inline ``check``'s conditions.  tests/test_engine_speed_equivalence.py pins the
+        # list, in order, to "every candidate move that ``check`` calls legal".
         phase = self.phase
-        if phase is Phase.ENDED:
-            return []
-        if phase is Phase.ANSWER:
+        if phase is _ANSWER_PHASE:
             return [YES, NO]
-        out: list[Move] = []
+        if phase is _ENDED:
+            return []
         seat = self.current
         team = seat % 2
+        hand = self.hands[seat]
         down = self.down[team]
-        if phase is Phase.DRAW:
-            out.append(DRAW)
-            self._legal_takes(out)
-            if not down:
-                self._legal_melds(out)
-                self._legal_adds(out)
+        held_total = sum(hand)
+        # The move tables stop at three wild cards (``rules.INT_RANGES``).
+        jokers = hand[JOKER]
+        jokers = 3 if jokers > 3 else jokers
+        twos = hand[TWO]
+        twos = 3 if twos > 3 else twos
+        out: list[Move]
+        if phase is _DRAW_PHASE:
+            out = [DRAW]
+            self._legal_takes(out, hand, held_total, jokers, twos, down, team)
+            if down:
+                return out  # melds wait for the draw once the team is down
+        else:
+            out = []
+        rules = self.rules
+        existing = self.melds[team] if down else self.staged
+        per_wild = 1 if rules.two_naturals_per_wild else 0
+        max_wilds = rules.max_wilds
+        max_wilds = 0 if max_wilds < 0 else 3 if max_wilds > 3 else max_wilds  # the tables' 0-3
+        # A meld or addition that leaves two cards or more is legal when well shaped (for a
+        # team not down too: it is set aside, C-MIN-4); one that leaves fewer is legal when
+        # well shaped if the team may go out already.  Asked when first needed.
+        out_ok: bool | None = None if down else False
+        # New melds: C-MELD-1, C-MELD-2 (black threes only going out, C-OUT-4).
+        by_twos = _MELD_TABLES[per_wild][max_wilds][jokers]
+        shapes = by_twos[twos]
+        if shapes is None:
+            shapes = by_twos[twos] = _new_table()
+        spare = held_total - jokers - twos  # kept beyond one rank's naturals and all wilds
+        for rank in _MELD_KINDS:
+            held = hand[rank]
+            if held < 2 or rank in existing:
+                continue
+            if rank == BLACK3:
+                if held > 2 and held_total - held < 2:
+                    # Black threes go down only going out (C-OUT-4): when all of them leave
+                    # a card or none.
+                    self._legal_melds_of(out, rank, held, jokers, twos, max_wilds)
+                continue
+            if spare - held < 2 and out_ok is None:
+                out_ok = self._may_go_out(self.canastas(team)) is None
+            if (spare - held >= 2 or out_ok) and held <= _MAX_HELD:
+                row = shapes[rank]
+                moves = row[held]
+                if moves is None:
+                    moves = row[held] = _all_melds(rank, held, jokers, twos, per_wild, max_wilds)
+                out.extend(moves)
+            else:
+                self._legal_melds_of(out, rank, held, jokers, twos, max_wilds)
+        # Additions to the team's melds (or to those set aside): C-MELD-3.
+        if existing:
+            wilds_held = jokers + twos
+            add_tables = _ADD_TABLES[jokers][twos]
+            may_out: dict[int, bool] = {}  # shared by the slow additions
+            for rank in sorted(existing):
+                held = hand[rank]
+                if not (held or wilds_held) or rank == BLACK3:
+                    continue  # nothing to add
+                group = existing[rank]
+                room = rules.max_wilds - group.jokers - group.twos
+                room = 0 if room < 0 else 3 if room > 3 else room
+                if not (held or room):
+                    continue
+                keeps = held_total - held - (wilds_held if wilds_held < room else room)
+                if keeps < 2 and out_ok is None:
+                    out_ok = self._may_go_out(self.canastas(team)) is None
+                if (keeps >= 2 or out_ok) and not per_wild and held <= _MAX_HELD:
+                    table = add_tables[room]
+                    if table is None:
+                        table = add_tables[room] = _new_table()
+                    row = table[rank]
+                    moves = row[held]
+                    if moves is None:
+                        moves = row[held] = _all_adds(rank, held, room, jokers, twos)
+                    out.extend(moves)
+                else:
+                    self._legal_adds_to(out, group, held, held_total, jokers, twos, room, may_out)
+        if phase is _DRAW_PHASE:
             return out
-        self._legal_melds(out)
-        self._legal_adds(out)
-        if self._check_ask().legal:
+        if self.asked is _NOT_ASKED and rules.ask_partner and self._may_ask():  # call if needed
             out.append(ASK)
-        self._legal_discards(out)
+        if held_total > 1 and not self.staged:
+            # ``_legal_discards`` when going out is not in question: the kinds held,
+            # highest first.
+            out.extend(compress(_DISCARDS_HIGH_TO_LOW, reversed(hand)))
+        else:
+            self._legal_discards(out, hand, held_total)
         return out
 
-    def _wild_options(self, max_wilds: int) -> tuple[tuple[int, int], ...]:
-        """(jokers, twos) pairs the hand can offer, at most ``max_wilds`` together."""
-        hand = self.hands[self.current]
-        return _WILD_OPTIONS[min(hand[JOKER], 4)][min(hand[TWO], 8)][max(0, min(max_wilds, 3))]
+    def _may_ask(self) -> bool:
+        """``_check_ask().legal`` in the meld phase, without building the refusal."""
+        rules = self.rules
+        return (
+            rules.players == 4
+            and rules.ask_partner
+            and self.asked is _NOT_ASKED
+            and not (self.melded_this_turn or self.staged or self.took_pile)
+        )
 
-    def _legal_takes(self, out: list[Move]) -> None:
+    # The helpers below take what ``legal_moves`` looked up: the hand of the player to move,
+    # its size, its jokers and 2s (at most 3 each), whether the team is down, the team.
+
+    def _legal_takes(
+        self, out: list[Move], hand: list[int], held_total: int, jokers: int, twos: int,
+        down: bool, team: int,
+    ) -> None:  # fmt: skip
         # ``_check_take``'s conditions, inlined for speed; tests pin the two together.
         pile = self.pile
         if not pile:
@@ -1109,28 +1321,34 @@ class State:
         top = pile[-1]
         if top <= BLACK3:
             return  # C-PILE-2, C-BLK-1
-        seat = self.current
-        team = seat % 2
-        hand = self.hands[seat]
-        held_total = sum(hand)
-        if held_total == 1 and len(pile) == 1:
-            return  # C-PILE-5
         held = hand[top]
-        frozen = self.frozen_by(team) is not None
+        frozen = bool(self.pile_freezers) or not down  # ``frozen_by(team) is not None``
         if frozen and held < 2:
             return  # C-PILE-3
+        if held_total == 1 and len(pile) == 1:
+            return  # C-PILE-5
         rules = self.rules
-        down = self.down[team]
         existing = (self.melds[team] if down else self.staged).get(top)
-        e_nat, e_wild, e_size = (
-            (existing.naturals, existing.wilds, existing.size) if existing else (0, 0, 0)
-        )
+        e_wild = existing.jokers + existing.twos if existing is not None else 0
+        pile_gain = len(pile) - 1 - pile.count(RED3)  # the top is no red three
+        room = rules.max_wilds - e_wild
+        room = 0 if room < 0 else 3 if room > 3 else room  # the tables' 0 to 3
+        wilds_held = jokers + twos
+        if (
+            down
+            and not rules.two_naturals_per_wild
+            and held_total - held - (wilds_held if wilds_held < room else room) + pile_gain >= 2
+        ):
+            # Every pickup leaves two cards or more and the team is down: only the shape
+            # decides, and shapes repeat.
+            out.extend(_all_takes(top, held, room, jokers, twos, frozen, existing is not None))
+            return
+        e_nat, e_size = (existing.naturals, existing.size) if existing else (0, 0)
         need = 0 if down else self.minimum(team)
         base_value = 0 if down else self.staged_value() + VALUES[top]
-        pile_gain = len(pile) - 1 - pile.count(RED3)
         canastas = self.canastas(team) if down else self._staged_canastas()
         top_value = VALUES[top]
-        for j, t in self._wild_options(max(0, rules.max_wilds - e_wild)):
+        for j, t in _WILD_OPTIONS[jokers][twos][room]:
             for n in range(held + 1):
                 size = n + j + t
                 if frozen and n < 2:
@@ -1153,39 +1371,25 @@ class State:
                         continue
                 out.append(_cached_move("take", top, n, j, t))
 
-    def _legal_melds(self, out: list[Move]) -> None:
-        seat = self.current
-        team = seat % 2
-        hand = self.hands[seat]
-        down = self.down[team]
-        existing = self.melds[team] if down else self.staged
-        wild_opts = self._wild_options(self.rules.max_wilds)
-        held_total = sum(hand)
-        jokers, twos = min(hand[JOKER], 3), min(hand[TWO], 3)
+    def _legal_melds_of(
+        self, out: list[Move], rank: int, held: int, jokers: int, twos: int, max_wilds: int
+    ) -> None:
+        """New melds of ``rank`` when more than their shape decides (``_check_meld``)."""
+        if rank == BLACK3:
+            for n in range(3, held + 1):
+                move = Meld((Kind.BLACK_THREE,) * n)
+                if self._check_meld(move).legal:
+                    out.append(move)
+            return
         per_wild = self.rules.two_naturals_per_wild
-        max_wilds = min(self.rules.max_wilds, 3)
-        for rank in _MELD_KINDS:
-            held = hand[rank]
-            if held < (3 if rank == BLACK3 else 2) or rank in existing:
-                continue
-            if down and rank != BLACK3 and held_total - held - jokers - twos >= 2:
-                # Every meld of this rank leaves two cards or more: only the shape decides.
-                out.extend(_all_melds(rank, held, jokers, twos, per_wild, max_wilds))
-                continue
-            if rank == BLACK3:
-                for n in range(3, held + 1):
-                    move = Meld((Kind.BLACK_THREE,) * n)
-                    if self._check_meld(move).legal:
-                        out.append(move)
-                continue
-            for n in range(2, held + 1):
-                for j, t in wild_opts:
-                    if n + j + t < 3:
-                        continue
-                    if self.rules.two_naturals_per_wild and n < 2 * (j + t):
-                        continue
-                    if self._check_meld_fast(rank, n, j, t):
-                        out.append(_cached_move("meld", rank, n, j, t))
+        for n in range(2, held + 1):
+            for j, t in _WILD_OPTIONS[jokers][twos][max_wilds]:
+                if n + j + t < 3:
+                    continue
+                if per_wild and n < 2 * (j + t):
+                    continue
+                if self._check_meld_fast(rank, n, j, t):
+                    out.append(_cached_move("meld", rank, n, j, t))
 
     def _check_meld_fast(self, rank: int, n: int, j: int, t: int) -> bool:
         """The going-out and minimum part of ``_check_meld`` (shape already known good)."""
@@ -1195,64 +1399,49 @@ class State:
         value = n * VALUES[rank] + 50 * j + 20 * t
         return self._after_meld(hand_after, value, n + j + t >= 7) is None
 
-    def _legal_adds(self, out: list[Move]) -> None:
-        # The shape and going-out conditions of ``_check_add``, inlined: this is the
-        # hottest loop of random play.  Tests pin it to ``check``.
-        seat = self.current
-        team = seat % 2
-        hand = self.hands[seat]
+    def _legal_adds_to(
+        self, out: list[Move], group: MeldGroup, held: int, held_total: int, jokers: int,
+        twos: int, room: int, may_out: dict[int, bool],
+    ) -> None:  # fmt: skip
+        """Additions to ``group`` when more than their shape decides: the shape and going-out
+        conditions of ``_check_add``.  ``may_out`` caches ``_may_go_out`` by canastas."""
+        team = self.current % 2
         down = self.down[team]
-        targets = self.melds[team] if down else self.staged
-        if not targets:
-            return
-        held_total = sum(hand)
+        rank = group.rank
         per_wild = self.rules.two_naturals_per_wild
-        canastas = self.canastas(team) if down else 0
-        may_out_cache: dict[int, bool] = {}
-        jokers, twos = min(hand[JOKER], 3), min(hand[TWO], 3)
-        for rank in sorted(targets):
-            group = targets[rank]
-            if rank == BLACK3:
-                continue
-            room = max(self.rules.max_wilds - group.wilds, 0)
-            before = group.size
-            if down and not per_wild and held_total - hand[rank] - min(jokers + twos, room) >= 2:
-                # Every addition leaves two cards or more: all of them are legal.
-                out.extend(_all_adds(rank, hand[rank], room, jokers, twos))
-                continue
-            for j, t in self._wild_options(room):
-                for n in range(hand[rank] + 1):
-                    size = n + j + t
-                    if size == 0:
-                        continue
-                    if per_wild and group.naturals + n < 2 * (group.wilds + j + t):
-                        continue
-                    hand_after = held_total - size
-                    if down and hand_after >= 2:
-                        ok = True
-                    elif down:
-                        c = canastas + (before < 7 <= before + size)
-                        if c not in may_out_cache:
-                            may_out_cache[c] = self._may_go_out(c, hand_after) is None
-                        ok = may_out_cache[c]
-                    else:
-                        value = n * VALUES[rank] + 50 * j + 20 * t
-                        made = before < 7 <= before + size
-                        ok = self._after_meld(hand_after, value, made) is None
-                    if ok:
-                        out.append(_cached_move("add", rank, n, j, t))
+        before = group.size
+        for j, t in _WILD_OPTIONS[jokers][twos][room]:
+            for n in range(held + 1):
+                size = n + j + t
+                if size == 0:
+                    continue
+                if per_wild and group.naturals + n < 2 * (group.wilds + j + t):
+                    continue
+                hand_after = held_total - size
+                if down and hand_after >= 2:
+                    ok = True
+                elif down:
+                    c = self.canastas(team) + (before < 7 <= before + size)
+                    if c not in may_out:
+                        may_out[c] = self._may_go_out(c, hand_after) is None
+                    ok = may_out[c]
+                else:
+                    value = n * VALUES[rank] + 50 * j + 20 * t
+                    made = before < 7 <= before + size
+                    ok = self._after_meld(hand_after, value, made) is None
+                if ok:
+                    out.append(_cached_move("add", rank, n, j, t))
 
-    def _legal_discards(self, out: list[Move]) -> None:
-        seat = self.current
-        hand = self.hands[seat]
+    def _legal_discards(self, out: list[Move], hand: list[int], held_total: int) -> None:
         if not self.staged:
-            if sum(hand) == 1 and self._may_go_out(self.canastas(seat % 2)) is not None:
+            if held_total == 1 and self._may_go_out(self.canastas(self.current % 2)) is not None:
                 return
-            out.extend([_DISCARDS[k] for k in _HIGH_TO_LOW if hand[k]])
+            # The kinds held, highest first.
+            out.extend(compress(_DISCARDS_HIGH_TO_LOW, reversed(hand)))
             return
         staged_kinds = self._staged_counts()
-        left = sum(hand) + sum(staged_kinds) - 1
-        if left == 0 and self._may_go_out(self.canastas(seat % 2)) is not None:
+        left = held_total + sum(staged_kinds) - 1
+        if left == 0 and self._may_go_out(self.canastas(self.current % 2)) is not None:
             return
         out.extend([_DISCARDS[k] for k in _HIGH_TO_LOW if hand[k] or staged_kinds[k]])
 
@@ -1277,9 +1466,8 @@ _MOVE_MAKERS: dict[str, Callable[[int, tuple[Kind, ...]], Move]] = {
 }
 
 
-@functools.cache
 def _all_melds(
-    rank: int, held: int, jokers: int, twos: int, per_wild: bool, max_wilds: int
+    rank: int, held: int, jokers: int, twos: int, per_wild: int, max_wilds: int
 ) -> tuple[Move, ...]:
     """Every well-shaped new meld of ``rank`` from these cards, in legal_moves order."""
     out = []
@@ -1290,7 +1478,6 @@ def _all_melds(
     return tuple(out)
 
 
-@functools.cache
 def _all_adds(rank: int, held: int, room: int, jokers: int, twos: int) -> tuple[Move, ...]:
     """Every addition to a meld of ``rank`` with room for ``room`` more wild cards."""
     return tuple(
@@ -1301,12 +1488,78 @@ def _all_adds(rank: int, held: int, room: int, jokers: int, twos: int) -> tuple[
     )
 
 
+#: The most cards of one natural kind a hand can hold (C-DECK-1); the tables below are
+#: this long, and a hand built by other means falls back to the slow loops.
+_MAX_HELD = max(DECK_COUNTS)
+_Moves = tuple[Move, ...]
+_Table = list[list[_Moves | None]]  # [rank][naturals held], each filled when first needed
+
+
+def _new_table() -> _Table:
+    return [[None] * (_MAX_HELD + 1) for _ in range(NUM_KINDS)]
+
+
+#: _MELD_TABLES[per_wild][max_wilds][jokers][twos][rank][held] is
+#: ``_all_melds(rank, held, jokers, twos, per_wild, max_wilds)`` (``per_wild`` 1 under the
+#: two-naturals-per-wild option, else 0); a table is made when first needed, not at import.
+_MELD_TABLES: list[list[list[list[_Table | None]]]] = [
+    [[[None] * 4 for _ in range(4)] for _ in range(4)] for _ in range(2)
+]
+#: _ADD_TABLES[jokers][twos][room][rank][held] is ``_all_adds(rank, held, room, jokers, twos)``.
+_ADD_TABLES: list[list[list[_Table | None]]] = [[[None] * 4 for _ in range(4)] for _ in range(4)]
+
+
+@functools.cache
+def _all_takes(
+    top: int, held: int, room: int, jokers: int, twos: int, frozen: bool, onto_meld: bool
+) -> tuple[Move, ...]:
+    """Every well-shaped pickup of a pile topped by ``top``, in legal_moves order (the
+    team is down and every pickup leaves two cards or more: no minimum, no going out)."""
+    out = []
+    for j, t in _WILD_OPTIONS[jokers][twos][room]:
+        for n in range(held + 1):
+            if frozen and n < 2:
+                continue  # C-PILE-3
+            if not onto_meld:
+                if n < 1 or n + j + t + 1 < 3:
+                    continue  # C-PILE-4, C-MELD-1
+            elif n + j + t == 0 and frozen:
+                continue
+            out.append(_cached_move("take", top, n, j, t))
+    return tuple(out)
+
+
 def _cached_move(verb: str, rank: int, n: int, j: int, t: int) -> Move:
     key = (verb, rank, n, j, t)
     cached = _MOVE_CACHE.get(key)
     if cached is None:
         cached = _MOVE_CACHE[key] = _MOVE_MAKERS[verb](rank, _cards(rank, n, j, t))
     return cached
+
+
+#: ``State.check`` by move type (a table, not a chain of ``isinstance``: ``apply`` runs it
+#: on every move).
+_CHECKERS: dict[type, Callable[[State, Any], Verdict]] = {
+    Draw: State._check_draw,
+    TakePile: State._check_take,
+    Meld: State._check_meld,
+    Add: State._check_add,
+    Discard: State._check_discard,
+    AskPartner: State._check_ask,
+    Answer: State._check_answer,
+}
+
+
+#: ``State._play`` by move type.
+_PLAYERS: dict[type, Callable[[State, Any], None]] = {
+    Draw: State._do_draw,
+    TakePile: State._do_take,
+    Meld: State._do_meld,
+    Add: State._do_add,
+    Discard: State._do_discard,
+    AskPartner: State._do_ask,
+    Answer: State._do_answer,
+}
 
 
 class IllegalMove(ValueError):
