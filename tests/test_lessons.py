@@ -53,7 +53,9 @@ GAME_OF_NOTEBOOK = {
     "09-two-players.ipynb": "two-players",
     "10-review.ipynb": "review",
 }
-NOTEBOOK_NAMES = ("00-start.ipynb", *GAME_OF_NOTEBOOK)
+#: Lessons that play whole hands (canasta_teach.widgets.fullgame and .guided): their game cells.
+PLAY_CELLS = {"11-full-game.ipynb": ("guided_hand", "play_game")}
+NOTEBOOK_NAMES = ("00-start.ipynb", *GAME_OF_NOTEBOOK, *PLAY_CELLS)
 #: Pages beside the course, generated from the catalogs (canasta_teach.widgets.reference).
 PAGE_NAMES = ("glossary.ipynb", "rules.ipynb")
 LANGUAGE_NAMES = {"en": "English", "ur": "اردو", "hi": "हिन्दी", "te": "తెలుగు"}
@@ -163,6 +165,20 @@ def test_same_cell_structure_in_every_language(name: str) -> None:
 def test_code_cells_are_one_import_and_one_call(path: Path) -> None:
     nb = read(path)
     code = [c for c in nb.cells if c.cell_type == "code"]
+    lang = path.parent.name
+    if path.name in PLAY_CELLS:
+        # One import and one call per game, each game after the words that introduce it.
+        calls = PLAY_CELLS[path.name]
+        assert [c.source.strip().splitlines() for c in code] == [
+            [f"from canasta_teach.widgets import {call}", f'{call}(lang="{lang}")']
+            for call in calls
+        ]
+        for cell in code:
+            assert "mini-game" in cell.metadata.get("tags", [])
+            assert cell.metadata.get("jupyter", {}).get("source_hidden") is True
+        kinds = [c.cell_type for c in nb.cells]
+        assert kinds[0] == "markdown" and kinds[-1] == "markdown" and kinds[-2] == "markdown"
+        return
     game = GAME_OF_NOTEBOOK.get(path.name)
     if game is None:
         assert code == []
@@ -171,7 +187,6 @@ def test_code_cells_are_one_import_and_one_call(path: Path) -> None:
     cell = code[0]
     lines = cell.source.strip().splitlines()
     assert len(lines) <= 2
-    lang = path.parent.name
     assert lines == [
         "from canasta_teach.widgets import play",
         f'play("{game}", lang="{lang}")',
@@ -349,7 +364,7 @@ def test_lessons_check_the_reader_and_cite_real_rules(path: Path) -> None:
     cited = set(RULE_ID.findall(text))
     assert cited, "cite the rules the lesson explains"
     assert cited <= set(RULES), f"unknown rule ids: {cited - set(RULES)}"
-    if path.name in GAME_OF_NOTEBOOK:
+    if path.name in GAME_OF_NOTEBOOK or path.name in PLAY_CELLS:
         answers = re.findall(r"<details><summary>[^<]+</summary>\n\n.+?\n\n</details>", text,
                              re.S)  # fmt: skip
         assert 2 <= len(answers) <= 3, "two or three check-yourself questions"
@@ -365,6 +380,20 @@ BUTTONS_NAMED = {
     "07-going-out.ipynb": ("button.go_out", "button.meld", "button.discard", "button.ask"),
     "08-scoring.ipynb": ("game.next_line", "game.check"),
     "09-two-players.ipynb": ("button.draw_two", "button.discard", "button.go_out"),
+    "11-full-game.ipynb": (
+        "button.draw",
+        "button.meld",
+        "button.discard",
+        "button.take",
+        "button.ask",
+        "game.full.narration",
+        "game.hint",
+        "game.full.takeback",
+        "game.full.new",
+        "game.full.daily",
+        "game.full.sheet.we",
+        "game.full.sheet.they",
+    ),
 }
 
 

@@ -20,7 +20,7 @@ from canasta_teach.widgets import ACTIONS, GAMES
 LANGS = ("en", "ur", "hi", "te")
 WIDGETS = Path(__file__).resolve().parents[1] / "canasta_teach" / "widgets"
 KEY = re.compile(
-    r"""["']((?:button|table|msg|game|hint|error|reference|server)\.[a-z_.]+[a-z_])["']"""
+    r"""["']((?:button|table|msg|game|hint|error|reference|server|leaderboard)\.[a-z_.]+[a-z_])["']"""
 )
 #: The server's own pages (too many learners, errors) speak from the same catalog.
 SERVER = Path(__file__).resolve().parents[1] / "canasta_teach" / "hardening.py"
@@ -53,6 +53,10 @@ def keys_used_by_the_widgets() -> set[str]:
     # Keys built at run time.
     used |= {f"button.{action}" for action in ACTIONS}
     used |= {"game.title." + game.replace("-", "_") for game in GAMES}
+    # A leaderboard refusal (the full game says LeaderboardError.key with its facts).
+    from canasta_teach.leaderboard import ERROR_CODES
+
+    used |= {f"leaderboard.error.{code}" for code in ERROR_CODES}
     # The glossary and the rules page (canasta_teach.widgets.reference).
     used |= {f"glossary.{term.key}.{part}" for term in GLOSSARY for part in ("term", "def")}
     used |= {f"reference.section.{key}" for key, _ in SECTIONS}

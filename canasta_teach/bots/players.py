@@ -17,7 +17,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from canasta_teach.engine import Add, Answer, Discard, Draw, Meld, Move, State, TakePile
+from canasta_teach.engine import (
+    Add,
+    Answer,
+    AskPartner,
+    Discard,
+    Draw,
+    Meld,
+    Move,
+    State,
+    TakePile,
+)
+from canasta_teach.engine.goingout import going_out_plan
 from canasta_teach.engine.rng import SplitMix64, seed_to_int
 from canasta_teach.engine.view import player_view
 
@@ -101,6 +112,24 @@ class NormalBot(_Player):
     def __init__(self, seed: int | str = 0, weights: DiscardWeights | None = None) -> None:
         super().__init__(seed)
         self.weights = weights or DiscardWeights()
+
+    def step(self, state: State) -> Choice:
+        """As every player, plus going out: when it can go out this turn it first asks its
+        partner (C-ASK-1, four players), and after a yes it goes out.  The plan reads only
+        its own hand and the table (``engine.goingout``)."""
+        view = player_view(state, state.to_move)
+        moves = state.legal_moves()
+        if not moves:
+            raise ValueError("no legal move: the hand is over")
+        if view["phase"] == "meld":
+            asking = any(isinstance(m, AskPartner) for m in moves)
+            if asking or view.get("asked") == "yes" or state.players == 2:
+                plan = going_out_plan(state)
+                if plan is not None:
+                    if asking:
+                        return Choice(AskPartner(), "ask_partner")
+                    return Choice(plan[0], "going_out")
+        return self.choose(view, moves)
 
     def choose(self, view: dict[str, Any], moves: list[Move]) -> Choice:
         s = seen(view)

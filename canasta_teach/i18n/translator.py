@@ -291,6 +291,10 @@ class Translator:
                 params["rank_of"] = self.card_of(int(facts["rank"]))
             if "card" in facts:
                 params["card_1"] = self.card(int(facts["card"]), 1)
+            # Other facts that are counts or points ("worlds", "margin") are said as numbers.
+            for name, value in facts.items():
+                if name not in ("rank", "card") and isinstance(value, int):
+                    params[name] = self.number(value)
         except (TypeError, ValueError):
             params = {}
         return self.text("engine", f"bot.{why}", **params)

@@ -4,11 +4,20 @@ Lessons need one import and one call per game::
 
     from canasta_teach.widgets import play
     play("build-a-meld", lang="ur")
+
+    from canasta_teach.widgets import guided_hand, play_game
+    guided_hand(lang="hi")            # a first hand with a coach
+    play_game(lang="hi", level="normal", players=4)   # a game to 5,000 against the computer
 """
 
 from __future__ import annotations
 
+from .fullgame import FullGame, play_game
 from .games import GAMES, PuzzleGame, play
+from .guided import GuidedHand, guided_hand
 from .table import ACTIONS, CardTable, TableController
 
-__all__ = ["ACTIONS", "GAMES", "CardTable", "PuzzleGame", "TableController", "play"]
+__all__ = [
+    "ACTIONS", "GAMES", "CardTable", "FullGame", "GuidedHand", "PuzzleGame", "TableController",
+    "guided_hand", "play", "play_game",
+]  # fmt: skip

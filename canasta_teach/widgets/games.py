@@ -341,55 +341,7 @@ class PuzzleGame:
 
     def _line_facts(self, team: int, line: ScoreLine | None) -> tuple[str, list[str]]:
         """Why a line (or a team's total) is what it is, and the table parts it counts."""
-        tr = self.tr
-        state = self.controller.state
-        side = ".ct-us" if team == self.controller.seat % 2 else ".ct-them"
-        points = _signed
-        if line is None:
-            score = score_hand(state).teams[team]
-            working = " + ".join(points(ln.points) for ln in score.lines).replace(
-                "+ \u2212", "\u2212 "
-            )
-            return tr.ui("game.score.why.total", working=working or "0",
-                         total=points(score.total)), []  # fmt: skip
-        melds = list(state.melds[team].values())
-        if line.code in ("canastas_natural", "canastas_mixed"):
-            natural = line.code == "canastas_natural"
-            chosen = [g for g in melds if g.is_canasta and g.is_natural == natural]
-            # " · " between canastas: a list joiner would run two canastas' cards together.
-            names = " · ".join(tr.cards([TOKENS[k] for k in g.cards()]) for g in chosen)
-            selectors = [f"{side} [data-ct-meld='{TOKENS[g.rank]}']" for g in chosen]
-            return tr.ui(SCORE_WHY[line.code], melds=names), selectors
-        if line.code in ("red_threes", "red_threes_unmelded"):
-            count = int(line.params.get("count", 0))
-            return tr.ui(SCORE_WHY[line.code], cards=tr.card("3R", count)), [
-                f"{side} .ct-red-threes"
-            ]
-        if line.code == "melded_cards":
-            # "seven kings (70) + five queens, a 2 and a joker (120)": each meld and its count.
-            working = " + ".join(
-                tr.ui(
-                    "game.value_part",
-                    cards=tr.cards([TOKENS[k] for k in g.cards()]),
-                    points=points(g.value),
-                )  # fmt: skip
-                for g in melds
-            )
-            selectors = [f"{side} [data-ct-meld='{TOKENS[g.rank]}']" for g in melds]
-            return tr.ui(
-                SCORE_WHY[line.code], working=working, total=points(line.points)
-            ), selectors
-        if line.code == "cards_in_hand":
-            seats = [s for s in range(state.players) if s % 2 == team]
-            left = [
-                TOKENS[k]
-                for s in seats
-                for k in range(len(TOKENS))
-                for _ in range(state.hands[s][k])
-            ]
-            why = tr.ui(SCORE_WHY[line.code], cards=tr.cards(left), total=points(-line.points))
-            return why, []
-        return tr.ui(SCORE_WHY[line.code]), []
+        return line_facts(self.tr, self.controller.state, self.controller.seat, team, line)
 
     def _next_line(self) -> None:
         rows = self._score_rows()
@@ -889,6 +841,51 @@ class PuzzleGame:
             "controls": controls,
             "stage": self.stage,
         }
+
+
+def line_facts(
+    tr: Translator, state: State, seat: int, team: int, line: ScoreLine | None
+) -> tuple[str, list[str]]:
+    """Why a score line (or a team's total, ``line`` None) is what it is, in words, and the
+    selectors of the table parts it counts (a puzzle highlights them)."""
+    side = ".ct-us" if team == seat % 2 else ".ct-them"
+    points = _signed
+    if line is None:
+        score = score_hand(state).teams[team]
+        working = " + ".join(points(ln.points) for ln in score.lines).replace("+ \u2212", "\u2212 ")
+        return tr.ui("game.score.why.total", working=working or "0",
+                     total=points(score.total)), []  # fmt: skip
+    melds = list(state.melds[team].values())
+    if line.code in ("canastas_natural", "canastas_mixed"):
+        natural = line.code == "canastas_natural"
+        chosen = [g for g in melds if g.is_canasta and g.is_natural == natural]
+        # " · " between canastas: a list joiner would run two canastas' cards together.
+        names = " · ".join(tr.cards([TOKENS[k] for k in g.cards()]) for g in chosen)
+        selectors = [f"{side} [data-ct-meld='{TOKENS[g.rank]}']" for g in chosen]
+        return tr.ui(SCORE_WHY[line.code], melds=names), selectors
+    if line.code in ("red_threes", "red_threes_unmelded"):
+        count = int(line.params.get("count", 0))
+        return tr.ui(SCORE_WHY[line.code], cards=tr.card("3R", count)), [f"{side} .ct-red-threes"]
+    if line.code == "melded_cards":
+        # "seven kings (70) + five queens, a 2 and a joker (120)": each meld and its count.
+        working = " + ".join(
+            tr.ui(
+                "game.value_part",
+                cards=tr.cards([TOKENS[k] for k in g.cards()]),
+                points=points(g.value),
+            )  # fmt: skip
+            for g in melds
+        )
+        selectors = [f"{side} [data-ct-meld='{TOKENS[g.rank]}']" for g in melds]
+        return tr.ui(SCORE_WHY[line.code], working=working, total=points(line.points)), selectors
+    if line.code == "cards_in_hand":
+        seats = [s for s in range(state.players) if s % 2 == team]
+        left = [
+            TOKENS[k] for s in seats for k in range(len(TOKENS)) for _ in range(state.hands[s][k])
+        ]
+        why = tr.ui(SCORE_WHY[line.code], cards=tr.cards(left), total=points(-line.points))
+        return why, []
+    return tr.ui(SCORE_WHY[line.code]), []
 
 
 def _signed(points: int) -> str:

@@ -611,6 +611,10 @@ class TableController:
         for team_view in team_views:
             for m in team_view["melds"]:
                 m["text"] = tr.cards(m["cards"])
+        if state.current != self.seat:
+            # Cards set aside belong to the player whose turn it is: another player's are told
+            # in words (a full game's narration), not drawn as if they were the learner's.
+            view["staged"] = []
         for m in view["staged"]:
             m["text"] = tr.cards(m["cards"])
         meld_index = {m["rank"]: True for m in team_views[0]["melds"]}

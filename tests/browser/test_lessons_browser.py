@@ -833,3 +833,41 @@ def test_a_game_that_could_not_start_is_opened_again_then_offered_in_words(
     expect(button).to_have_text("صفحہ دوبارہ کھولیں")
     page.wait_for_timeout(2500)
     assert page.url == url  # no reload by itself this time
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_lesson_11_offers_the_guided_hand_and_a_whole_game(
+    lesson_page: Page, voila_url: str, page_status: PageStatus, artifacts: Path, lang: str
+) -> None:
+    page = lesson_page
+    tr = get_translator(lang)
+    notebook = "11-full-game.ipynb"
+    open_page(page, render_url(voila_url, f"{lang}/{notebook}"), page_status, ".ct-full")
+    check_language_and_fonts(page, lang)
+    tables = page.locator(".ct-root.ct-full")
+    expect(tables).to_have_count(2)
+    guided, game = tables.nth(0), tables.nth(1)
+    expect(guided.locator(".ct-game-title")).to_have_text(tr.ui("game.guide.title"))
+    expect(guided.locator(".ct-prompt")).to_have_text(
+        tr.ui("game.guide.draw", button=tr.ui("button.draw"))
+    )
+    expect(game.locator(".ct-game-title")).to_have_text(tr.ui("game.full.title"))
+    expect(game.locator("[data-ct-table='scores'] caption")).to_have_text(
+        tr.ui("game.full.sheet.caption", target=tr.number(5000))
+    )
+    assert_in_script(game.locator(".ct-prompt").inner_text(), lang)
+    # The computer seats before South have played: it is the learner's turn. A wrong click
+    # (two cards to discard) is explained in the learner's language.
+    draw = game.locator("[data-ct-action='draw']")
+    expect(draw).to_be_enabled(timeout=CLICK_TIMEOUT_MS)
+    draw.click()
+    discard = game.locator("[data-ct-action='discard']")
+    expect(discard).to_be_enabled(timeout=CLICK_TIMEOUT_MS)
+    game.locator(".ct-hand [data-ct-card]").nth(0).click()
+    game.locator(".ct-hand [data-ct-card]").nth(1).click()
+    discard.click()
+    message = game.locator(".ct-message")
+    expect(message).to_have_text(tr.ui("msg.select_one_discard"), timeout=CLICK_TIMEOUT_MS)
+    check_no_python_errors(page)
+    check_links(page, page_status, lang, {INDEX, f"{lang}/10-review.ipynb", f"{lang}/{START}"})
+    lesson_screenshot(page, artifacts, lang, notebook)

@@ -84,12 +84,22 @@ function render({ model, el }) {
   const handEl = h("section", { class: "ct-hand-area" });
   const buttonsEl = h("div", { class: "ct-buttons", role: "group" });
   const messageEl = h("div", { class: "ct-message", role: "status", "aria-live": "polite" });
-  root.append(gameEl, tableEl, handEl, buttonsEl, messageEl);
+  // A full game's narration: what every player did, one sentence a move (a log).
+  const narrEl = h("section", { class: "ct-narration", hidden: true });
+  root.append(gameEl, tableEl, narrEl, handEl, buttonsEl, messageEl);
   el.append(root);
 
   let selected = new Set(); // indices into view.hand
   let pileOpen = false; // the pile spread out (a local view: no round trip)
   let handKey = "";
+
+  // The computer's turns, replayed at the learner's pace: the kernel sends one picture of the
+  // table per move (view.playback.frames) and the browser shows them one after the other.
+  let playbackSeen = null;
+  let frameIndex = -1; // -1: not replaying, the model's view is shown
+  let frames = [];
+  let timer = null;
+  const shownView = () => (frameIndex >= 0 && frames[frameIndex] ? frames[frameIndex].view : model.get("view")) || {};
 
   const send = (payload) => model.send(payload);
 
@@ -112,7 +122,7 @@ function render({ model, el }) {
     });
   });
   const selectedCards = () => {
-    const hand = (model.get("view") || {}).hand || [];
+    const hand = shownView().hand || [];
     return [...selected].sort((a, b) => a - b).map((i) => hand[i]).filter(Boolean);
   };
   const act = (action, extra) => send({ action, cards: selectedCards(), ...(extra || {}) });
@@ -179,7 +189,7 @@ function render({ model, el }) {
   }
 
   function drawTable() {
-    const view = model.get("view") || {};
+    const view = shownView();
     const labels = model.get("labels") || {};
     const enabled = view.enabled || {};
     tableEl.replaceChildren();
@@ -286,7 +296,7 @@ function render({ model, el }) {
   }
 
   function drawHand() {
-    const view = model.get("view") || {};
+    const view = shownView();
     const labels = model.get("labels") || {};
     const hand = view.hand || [];
     const key = JSON.stringify(hand);
@@ -332,7 +342,7 @@ function render({ model, el }) {
   }
 
   function drawButtons() {
-    const view = model.get("view") || {};
+    const view = shownView();
     const labels = model.get("labels") || {};
     const names = labels.buttons || {};
     const enabled = view.enabled || {};
@@ -352,7 +362,7 @@ function render({ model, el }) {
           class: "ct-button",
           "data-ct-action": action,
           "data-ct-focus": "action-" + action,
-          disabled: !enabled[action],
+          disabled: !enabled[action] || frameIndex >= 0,
           text: names[action] || action,
           onclick: () => act(action),
         }),
@@ -482,7 +492,9 @@ function render({ model, el }) {
     applyHighlights();
     // A puzzle: a compact table, and the answer to a move right under the question, so that
     // question, hand, buttons and answer fit one laptop screen together.
-    root.classList.toggle("ct-puzzle", !!game.title);
+    root.classList.toggle("ct-puzzle", !!game.title && game.kind !== "full");
+    root.classList.toggle("ct-full", game.kind === "full");
+    sayHello(game);
     root.classList.toggle("ct-scoring", !!game.sheet);
     if (game.title && messageEl.nextSibling !== tableEl) root.insertBefore(messageEl, tableEl);
     if (!game.title) return;
@@ -494,6 +506,7 @@ function render({ model, el }) {
         "data-ct-game": c.id,
         "data-ct-focus": "game-" + c.id,
         disabled: c.enabled === false,
+        "aria-pressed": c.pressed === undefined ? null : c.pressed ? "true" : "false",
         text: c.label,
         onclick: () => send(c.id === "check" ? { action: "game", id: "check", values: sheetValues() } : { action: "game", id: c.id }),
       });
@@ -518,7 +531,14 @@ function render({ model, el }) {
           game.choices.map(control)),
       );
     }
-    if (game.sheet) gameEl.append(drawSheet(game.sheet, labels));
+    if (game.notice) gameEl.append(h("p", { class: "ct-notice", role: "status", text: game.notice }));
+    for (const group of game.groups || []) {
+      gameEl.append(h("div", { class: "ct-choices ct-setting", role: "group", "aria-label": group.label, "data-ct-group": group.id },
+        h("span", { class: "ct-choices-label", text: group.label }), group.choices.map(control)));
+    }
+    if (game.sheet) gameEl.append(h("div", { class: "ct-breakdown" }, game.sheet.label ? h("h4", { text: game.sheet.label }) : null, drawSheet(game.sheet, labels)));
+    if (game.tables && game.tables.length) gameEl.append(h("div", { class: "ct-grids" }, drawTables(game.tables)));
+    if (game.form) gameEl.append(drawForm(game.form));
     if (game.hint) gameEl.append(h("p", { class: "ct-hint", text: game.hint }));
     gameEl.append(h("div", { class: "ct-game-nav", role: "group", "aria-label": labels.game_controls || "" }, (game.controls || []).map(control)));
     if (game.next_lesson && game.next_lesson.href) {
@@ -526,6 +546,101 @@ function render({ model, el }) {
       gameEl.append(h("p", { class: "ct-next-lesson" },
         h("a", { class: "ct-button ct-primary", href: game.next_lesson.href, "data-ct-next-lesson": "", text: game.next_lesson.label })));
     }
+  }
+
+  function drawNarration() {
+    const view = model.get("view") || {};
+    const game = model.get("game") || {};
+    const lines = view.narration;
+    narrEl.hidden = !Array.isArray(lines);
+    if (!Array.isArray(lines)) return;
+    const upto = frameIndex >= 0 && frames[frameIndex] ? frames[frameIndex].upto : Infinity;
+    const shown = lines.filter((l) => l.n <= upto);
+    narrEl.setAttribute("aria-label", game.narration_label || "");
+    const list = h("ol", { class: "ct-log", role: "log", "aria-live": "polite", "aria-label": game.narration_label || "" },
+      shown.map((l) => h("li", { class: "ct-log-line ct-log-" + (l.kind || "event"), "data-ct-line-n": l.n, "data-ct-seat": l.seat },
+        h("span", { class: "ct-log-text", text: l.text }),
+        l.why ? h("span", { class: "ct-log-why" }, h("span", { class: "ct-log-why-label", text: (game.why_label || "") + " " }), h("q", { text: l.why })) : null)));
+    const head = h("div", { class: "ct-log-head" },
+      h("strong", { text: game.narration_label || "" }),
+      frameIndex >= 0
+        ? h("button", { type: "button", class: "ct-button ct-skip", "data-ct-game": "skip", "data-ct-focus": "skip", text: game.skip_label || "»", onclick: () => finishPlayback() })
+        : null);
+    narrEl.replaceChildren(head, list);
+    narrEl.setAttribute("data-ct-playing", frameIndex >= 0 ? "true" : "false");
+    list.scrollTop = list.scrollHeight;
+  }
+
+  function finishPlayback() {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    frameIndex = -1;
+    frames = [];
+    keepFocus(() => { drawHand(); drawTable(); drawButtons(); drawNarration(); applyHighlights(); });
+  }
+
+  function stepPlayback(pace) {
+    frameIndex += 1;
+    if (frameIndex >= frames.length) { finishPlayback(); return; }
+    keepFocus(() => { drawHand(); drawTable(); drawButtons(); drawNarration(); });
+    timer = setTimeout(() => stepPlayback(pace), pace);
+  }
+
+  // A new batch of computer moves: replay it, unless the pace is "at once".
+  function maybePlayback() {
+    const playback = (model.get("view") || {}).playback;
+    if (!playback || playback.id === playbackSeen) return false;
+    playbackSeen = playback.id;
+    if (timer) clearTimeout(timer);
+    timer = null;
+    frameIndex = -1;
+    frames = Array.isArray(playback.frames) ? playback.frames : [];
+    const pace = Number(playback.pace_ms) || 0;
+    if (!frames.length || pace <= 0) { frames = []; return false; }
+    // The first picture at once; each next one after `pace` milliseconds.
+    frameIndex = -1;
+    stepPlayback(pace);
+    return true;
+  }
+
+  // The browser's own id for its saved game (a random id kept in this browser only).
+  let helloSent = false;
+  function sayHello(game) {
+    if (helloSent || !game.wants_player) return;
+    helloSent = true;
+    let id = null;
+    try {
+      id = window.localStorage.getItem("canasta-teach:v1:player");
+      if (!id || !/^[A-Za-z0-9-]{8,40}$/.test(id)) {
+        const bytes = new Uint8Array(16);
+        window.crypto.getRandomValues(bytes);
+        id = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+        window.localStorage.setItem("canasta-teach:v1:player", id);
+      }
+    } catch (error) {
+      return; // no storage: the game is kept for this page only
+    }
+    send({ action: "game", id: "hello", values: { player: id } });
+  }
+
+  function drawTables(tables) {
+    return tables.map((t) =>
+      h("table", { class: "ct-grid", "data-ct-table": t.id || "" },
+        h("caption", { text: t.caption || "" }),
+        t.head && t.head.length ? h("thead", {}, h("tr", {}, t.head.map((c) => h("th", { scope: "col", text: c })))) : null,
+        h("tbody", {}, (t.rows && t.rows.length)
+          ? t.rows.map((r) => h("tr", {}, r.map((c, i) => (i === 0 ? h("th", { scope: "row", text: c }) : h("td", { dir: "ltr", text: c })))))
+          : h("tr", {}, h("td", { class: "ct-none", colspan: (t.head || []).length || 1, text: t.empty || "" }))),
+        t.foot && t.foot.length ? h("tfoot", {}, h("tr", {}, t.foot.map((c, i) => (i === 0 ? h("th", { scope: "row", text: c }) : h("td", { dir: "ltr", text: c }))))) : null));
+  }
+
+  function drawForm(form) {
+    const input = h("input", { type: "text", maxlength: form.maxlength || 24, class: "ct-form-input", "data-ct-form": form.id, "data-ct-focus": "form-" + form.id, "aria-label": form.label, dir: "auto" });
+    const submit = () => send({ action: "game", id: form.id, values: { [form.field]: input.value } });
+    input.addEventListener("keydown", (event) => { if (event.key === "Enter") submit(); });
+    return h("div", { class: "ct-form", role: "group", "aria-label": form.label },
+      h("label", {}, h("span", { class: "ct-form-label", text: form.label + " " }), input),
+      h("button", { type: "button", class: "ct-button ct-primary", "data-ct-game": form.id + "-submit", "data-ct-focus": "form-submit-" + form.id, text: form.button, onclick: submit }));
   }
 
   function redrawLocal() {
@@ -542,11 +657,16 @@ function render({ model, el }) {
       drawHand();
       drawButtons();
       drawMessage();
+      drawNarration();
       applyHighlights();
     });
   }
 
-  const onView = () => keepFocus(() => { drawHand(); drawTable(); drawButtons(); applyHighlights(); });
+  const onView = () => {
+    if (maybePlayback()) return;
+    if (frameIndex >= 0) return; // replaying: the model's view is drawn when it ends
+    keepFocus(() => { drawHand(); drawTable(); drawButtons(); drawNarration(); applyHighlights(); });
+  };
   const onMessage = () => drawMessage();
   const onGame = () => keepFocus(drawGame);
   model.on("change:view", onView);
@@ -555,7 +675,9 @@ function render({ model, el }) {
   model.on("change:labels", redrawAll);
   model.on("change:lang", redrawAll);
   redrawAll();
+  maybePlayback();
   return () => {
+    if (timer) clearTimeout(timer);
     model.off("change:view", onView);
     model.off("change:message", onMessage);
     model.off("change:game", onGame);

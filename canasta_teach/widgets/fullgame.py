@@ -1,0 +1,990 @@
+"""The full game: the learner and computer players, hands to 5,000, on one ``CardTable``.
+
+``play_game(lang="hi")`` returns the widget: the card table with a game panel (score sheet in
+"we / they" columns, each ended hand's breakdown line by line, the level, the pace of the
+computer's turns, Hint, Take back, New game, Daily deal) and a narration of everything that
+happens at the table, read from the engine's events (``Game.apply_with_events``).
+
+Seats are this module's business, not the table's: each seat is played by the learner (moves
+come from the browser's intents through ``TableController``), by a bot (``bots.find_bot``), or
+in a later version by a remote player; every move goes through ``FullGame.submit`` the same way.
+
+The computer's turns are played at once in the kernel; the browser replays them at the chosen
+pace (``view.playback``: one table picture per move, and how far the narration had got), so the
+kernel never sleeps and the tests can ask for ``pace="instant"``.
+
+A **practice** game lets the learner take back a move; a **daily** deal is the same for everyone
+on a UTC day (``engine.game.daily_seed``) and its final score may go on the leaderboard.  The
+game in progress is saved after every move as versioned JSON in the per-user data folder,
+under an id the browser keeps (``localStorage``), so a page reload or a kernel restart resumes
+it; a save that cannot be read is kept (renamed) and a fresh game starts with a clear message.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import re
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from canasta_teach.bots import BOTS, Bot, Choice, find_bot
+from canasta_teach.engine import (
+    CLASSIC2,
+    CLASSIC4,
+    Add,
+    Answer,
+    AskPartner,
+    Discard,
+    Draw,
+    Event,
+    Kind,
+    Meld,
+    Move,
+    State,
+    TakePile,
+    Verdict,
+)
+from canasta_teach.engine.cards import TOKENS
+from canasta_teach.engine.game import Game, daily_seed
+from canasta_teach.engine.savefile import SaveFileError, game_from_json, game_to_json
+from canasta_teach.engine.state import Phase
+
+from .goout import plan_for_selection
+from .table import CardTable, TableController, Translator
+
+log = logging.getLogger(__name__)
+
+#: Milliseconds the browser shows each computer move before the next one.
+PACES: dict[str, int] = {"slow": 1800, "normal": 1000, "fast": 450, "instant": 0}
+MODES = ("practice", "daily")
+SAVE_FORMAT = "canasta-teach/table"
+SAVE_VERSION = 1
+#: The learner sits South (seat 0) at both tables; the partner (four players) sits North.
+LEARNER = 0
+#: Lines of narration kept (older ones scroll away).
+NARRATION_KEPT = 60
+#: A browser's id for its saved game: letters, digits and dashes (a UUID), nothing else.
+PLAYER_ID = re.compile(r"[A-Za-z0-9-]{8,40}")
+#: Computer moves in a row before the table stops to wait (a safety net, never reached in play).
+MAX_BOT_MOVES = 2000
+
+LEVEL_KEYS = {
+    "easy": "game.full.level.easy",
+    "normal": "game.full.level.normal",
+    "hard": "game.full.level.hard",
+}
+PACE_KEYS = {
+    "slow": "game.full.pace.slow",
+    "normal": "game.full.pace.normal",
+    "fast": "game.full.pace.fast",
+    "instant": "game.full.pace.instant",
+}
+PLAYER_KEYS = {4: "game.full.players.four", 2: "game.full.players.two"}
+MOVE_KEYS = {
+    Draw: "game.full.move.draw",
+    TakePile: "game.full.move.take",
+    Meld: "game.full.move.meld",
+    Add: "game.full.move.add",
+    Discard: "game.full.move.discard",
+    AskPartner: "game.full.move.ask",
+}
+#: Events of the learner's own moves are not narrated (the message under the table says them
+#: in the second person); the rest of the table's events are.
+OWN_QUIET = frozenset(
+    {"drew", "took_pile", "melded", "added", "discarded", "asked", "set_aside", "turn"}
+)
+
+
+def levels() -> tuple[str, ...]:
+    """The bot levels on offer, easiest first."""
+    return tuple(level for level in ("easy", "normal", "hard") if level in BOTS)
+
+
+def describe_move(tr: Translator, move: Move) -> str:
+    """A move as advice: "meld three kings", "discard a nine"."""
+    if isinstance(move, Answer):
+        return tr.ui("game.full.move.answer_yes" if move.yes else "game.full.move.answer_no")
+    key = MOVE_KEYS[type(move)]
+    if isinstance(move, Meld):
+        return tr.ui(key, cards=tr.cards([TOKENS[k] for k in move.cards]))
+    if isinstance(move, Add):
+        return tr.ui(key, cards=tr.cards([TOKENS[k] for k in move.cards]),
+                     rank_of=tr.card_of(TOKENS[move.rank]))  # fmt: skip
+    if isinstance(move, Discard):
+        return tr.ui(key, card=tr.card(TOKENS[move.card]))
+    return tr.ui(key)
+
+
+# ---------------------------------------------------------------------- seats
+
+
+@dataclass
+class Seat:
+    """Who plays a seat: ``"learner"`` (moves from the browser) or ``"bot"``."""
+
+    kind: str
+    bot: Bot | None = None
+
+
+# ---------------------------------------------------------------------- saving
+
+
+class SaveStore:
+    """Where a browser's game in progress is kept: ``<folder>/<player id>.json``."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self._folder = folder
+
+    @property
+    def folder(self) -> Path:
+        if self._folder is None:
+            from canasta_teach.userdata import data_dir
+
+            self._folder = data_dir() / "games"
+        return self._folder
+
+    def path(self, player: str) -> Path:
+        if not PLAYER_ID.fullmatch(player):
+            raise ValueError("not a player id")
+        return self.folder / f"{player}.json"
+
+    def load(self, player: str) -> dict[str, Any] | None:
+        """The saved document, None when there is none; raises ``SaveFileError`` when the file
+        is there but is not a save we can read."""
+        path = self.path(player)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise SaveFileError("unreadable", str(exc)) from exc
+        try:
+            doc = json.loads(data.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise SaveFileError("not_json", "not JSON") from exc
+        if not isinstance(doc, dict) or doc.get("format") != SAVE_FORMAT:
+            raise SaveFileError("not_a_save", "not a saved table")
+        if doc.get("version") != SAVE_VERSION:
+            raise SaveFileError("bad_version", "unknown version", version=doc.get("version"))
+        return doc
+
+    def save(self, player: str, doc: Mapping[str, Any]) -> None:
+        """Write atomically (a temporary file renamed over the old one)."""
+        path = self.path(player)
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+        tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            with open(tmp, "w", encoding="utf-8") as handle:
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, path)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
+
+    def set_aside(self, player: str) -> str:
+        """Rename an unreadable save out of the way (never delete it); the new name."""
+        path = self.path(player)
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
+        for n in range(1, 1000):
+            suffix = f"-{n}" if n > 1 else ""
+            kept = path.with_name(f"{path.stem}.unreadable-{stamp}{suffix}.json")
+            try:
+                # A hard link never replaces an existing file: an earlier kept save survives.
+                os.link(path, kept)
+            except FileExistsError:
+                continue
+            path.unlink()
+            return kept.name
+        raise OSError("no free name to keep the unreadable save")
+
+
+# ---------------------------------------------------------------------- the table
+
+
+class _GameTable(TableController):
+    """The card table of a full game: the learner's moves go to ``FullGame.submit``."""
+
+    owner: FullGame
+
+    def play(self, move: Move) -> Verdict:
+        verdict = self.state.check(move)
+        if not verdict.legal:
+            assert verdict.reason is not None
+            self.refuse(verdict.reason)
+            return verdict
+        self.owner.learner_moves([move])
+        return verdict
+
+    def _go_out(self, cards: list[Kind]) -> None:
+        state = self.state
+        if state.phase is not Phase.MELD:
+            reason = state.check(Discard(Kind.JOKER)).reason  # the phase refusal
+            if reason is not None:
+                self.refuse(reason)
+                return
+        plan = plan_for_selection(state, cards)
+        if plan is None:
+            self.say("refusal", self.tr.ui("msg.go_out_select"))
+            return
+        if plan.moves is None:
+            if plan.reason is not None:
+                self.refuse(plan.reason)
+            else:
+                self.say("refusal", self.tr.ui("msg.go_out_cards_left"))
+            return
+        self.owner.learner_moves(plan.moves)
+
+
+@dataclass
+class Line:
+    """One line of narration."""
+
+    n: int
+    text: str
+    why: str = ""
+    seat: int = -1
+    kind: str = "event"  # "event", "hand" (a hand ended), "info"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"n": self.n, "text": self.text, "why": self.why, "seat": self.seat,
+                "kind": self.kind}  # fmt: skip
+
+
+@dataclass
+class Playback:
+    """The computer's moves since the learner's last action, for the browser to replay."""
+
+    frames: list[dict[str, Any]] = field(default_factory=list)
+
+
+class FullGame:
+    """A game to 5,000 between the learner (South) and computer players."""
+
+    def __init__(
+        self,
+        translator: Translator,
+        lang: str,
+        *,
+        players: int = 4,
+        level: str = "normal",
+        mode: str = "practice",
+        pace: str = "normal",
+        day: date | None = None,
+        seed: str | None = None,
+        store: SaveStore | None = None,
+        board: Any = None,
+    ) -> None:
+        if players not in (2, 4):
+            raise ValueError("players must be 2 or 4")
+        if level not in BOTS:
+            raise ValueError(f"unknown level {level!r}")
+        if mode not in MODES or pace not in PACES:
+            raise ValueError("unknown mode or pace")
+        self.tr = translator
+        self.lang = lang
+        self.store = store if store is not None else SaveStore()
+        self.board = board  # a leaderboard (None: opened on first use)
+        self.player = "this-kernel"  # the browser's id, once it has said it
+        self._said_hello = False
+        self.narration: list[Line] = []
+        self._line_no = 0
+        self._playback_id = 0
+        self.playback = Playback()
+        self.notice = ""  # a one-off sentence in the panel (restored, save unreadable...)
+        self.hint = ""
+        self.board_rows: list[list[str]] | None = None
+        self.board_done = False
+        self.pending: dict[str, Any] = {}
+        self.pace = pace
+        self._new_game(players, level, mode, day, seed)
+        self.controller = _GameTable(
+            self.shown_state(),
+            translator,
+            lang,
+            seat=LEARNER,
+            players=self._partner_map(),
+            on_game_intent=self._on_control,
+        )
+        self.controller.owner = self
+        self.controller.on_game_values = self._on_values
+        self.widget: CardTable = self.controller.widget
+        self.widget.game_controller = self
+        self.widget.game_name = "full-game"
+        self._run_bots()
+        self.render()
+
+    # ------------------------------------------------------------------ set-up
+
+    def _new_game(
+        self, players: int, level: str, mode: str, day: date | None, seed: str | None
+    ) -> None:
+        self.players = players
+        self.level = level
+        self.mode = mode
+        variant = "classic4" if players == 4 else "classic2"
+        if mode == "daily":
+            self.day: date | None = day or datetime.now(timezone.utc).date()
+            seed = daily_seed(self.day, variant)
+        else:
+            self.day = None
+            seed = seed or f"practice/{secrets.token_hex(6)}"
+        self.game = Game(CLASSIC4 if players == 4 else CLASSIC2, seed)
+        self.seats = self._make_seats()
+        self.takebacks: list[int] = []  # len(game.moves) before each learner action
+        self.awaiting_next = False
+        self.hint = ""
+        self.board_rows = None
+        self.board_done = False
+
+    def _make_seats(self) -> list[Seat]:
+        seats = []
+        for s in range(self.players):
+            if s == LEARNER:
+                seats.append(Seat("learner"))
+            else:
+                seats.append(Seat("bot", find_bot(self.level, seed=f"{self.game.seed}/{s}")))
+        return seats
+
+    def _partner_map(self) -> dict[int, Any]:
+        # The table enables "Ask partner" only when the partner seat has a player.
+        if self.players == 4:
+            return {2: self._bot_move}
+        return {}
+
+    def _bot_move(self, state: State) -> Move:  # pragma: no cover - the table never calls it
+        bot = self.seats[state.to_move].bot
+        assert bot is not None
+        return bot.step(state).move
+
+    def shown_state(self) -> State:
+        """The state the table shows: the ended hand until the learner moves on."""
+        if (self.awaiting_next or self.game.is_over) and self.game.last_hand is not None:
+            return self.game.last_hand
+        return self.game.state
+
+    # ------------------------------------------------------------------ moves
+
+    def submit(self, seat: int, move: Move) -> tuple[Verdict, list[Event]]:
+        """Play ``move`` for ``seat`` (whoever plays it), narrating what happened."""
+        state = self.game.state
+        if self.awaiting_next or self.game.is_over or state.to_move != seat:
+            raise ValueError("not this seat's turn")
+        hand_before = state.hand_number
+        verdict, events = self.game.apply_with_events(move)
+        if verdict.legal:
+            self._narrate(seat, events)
+            if self.game.last_hand is not None and self.game.last_hand.hand_number == hand_before \
+                    and self.game.last_hand.is_over:  # fmt: skip
+                self.awaiting_next = not self.game.is_over
+                self.takebacks = []
+                self._hand_ended()
+        return verdict, events
+
+    def learner_moves(self, moves: Sequence[Move]) -> None:
+        """The learner's move (or a going-out plan of several), already checked legal."""
+        self.hint = ""
+        self.notice = ""
+        mark = len(self.game.moves)
+        state = self.game.state
+        hand_before = state.hands[LEARNER][:]
+        last: tuple[Move, Verdict] | None = None
+        for move in moves:
+            verdict, _events = self.submit(LEARNER, move)
+            if not verdict.legal:  # pragma: no cover - checked by the table first
+                log.error("learner move %s refused after the check", move)
+                break
+            last = (move, verdict)
+        if last is not None:
+            self.takebacks.append(mark)
+            if len(moves) > 1:
+                self.controller.say("success", self.tr.ui("msg.went_out"))
+            else:
+                self.controller.state = state  # the words compare the hand before and after
+                self.controller.say(*self.controller._success_text(last[0], last[1], hand_before))
+        self._run_bots()
+        self._save()
+        self.render()
+
+    def _run_bots(self) -> None:
+        """Computer seats move until the learner is to move (or the hand is over)."""
+        frames: list[dict[str, Any]] = []
+        for _ in range(MAX_BOT_MOVES):
+            state = self.game.state
+            if self.awaiting_next or self.game.is_over:
+                break
+            seat = self.seats[state.to_move]
+            if seat.kind != "bot" or seat.bot is None:
+                break
+            mover = state.to_move
+            was_question = state.phase is Phase.ANSWER
+            choice = seat.bot.step(state)
+            verdict, _events = self.submit(mover, choice.move)
+            if not verdict.legal:  # pragma: no cover - bots choose among legal moves
+                log.error("bot at seat %s chose a refused move %s", mover, choice.move)
+                break
+            self._explain(mover, choice)
+            if was_question and isinstance(choice.move, Answer) and mover == 2:
+                key = "msg.partner_yes" if choice.move.yes else "msg.partner_no"
+                self.controller.say("info", self.tr.ui(key))
+            self.controller.state = self.shown_state()
+            frames.append({"view": self.controller.table_view(), "upto": self._line_no})
+        self.controller.state = self.shown_state()
+        self._playback_id += 1
+        # The last picture is the table itself: the browser replays the ones before it.
+        self.playback = Playback(frames[:-1] if frames else [])
+
+    def _explain(self, seat: int, choice: Choice) -> None:
+        """The partner says why it moved (one sentence, from its own reasoning)."""
+        if self.players != 4 or seat != 2 or not self.narration:
+            return
+        with contextlib.suppress(Exception):
+            self.narration[-1].why = self.tr.bot_choice(choice.why, choice.facts)  # type: ignore[attr-defined]
+
+    def _narrate(self, seat: int, events: Sequence[Event]) -> None:
+        for event in events:
+            if event.code == "turn":
+                continue
+            if event.seat == LEARNER and event.code in OWN_QUIET:
+                continue
+            try:
+                text = self.tr.event(event, self.players)  # type: ignore[attr-defined]
+            except Exception:  # noqa: BLE001 - a missing sentence must not stop the game
+                log.exception("no sentence for event %r", event)
+                continue
+            kind = "hand" if event.code == "hand_over" else "event"
+            self._line(text, seat=event.seat, kind=kind)
+
+    def _line(self, text: str, *, seat: int = -1, kind: str = "info") -> None:
+        self._line_no += 1
+        self.narration.append(Line(self._line_no, text, seat=seat, kind=kind))
+        del self.narration[:-NARRATION_KEPT]
+
+    def _hand_ended(self) -> None:
+        hand = self.game.hands[-1]
+        we, they = hand.totals[LEARNER % 2], hand.totals[1 - LEARNER % 2]
+        self._line(self.tr.ui("game.full.hand_scored", number=len(self.game.hands),
+                              we=_signed(we), they=_signed(they)), kind="hand")  # fmt: skip
+
+    # ------------------------------------------------------------------ controls
+
+    def _on_control(self, control: str) -> None:
+        if control in ("new", "daily"):
+            self.start(mode="daily" if control == "daily" else "practice")
+        elif control == "next_hand":
+            self.next_hand()
+        elif control == "hint":
+            self.show_hint()
+        elif control == "takeback":
+            self.take_back()
+        elif control.startswith("pace:") and control[5:] in PACES:
+            self.pace = control[5:]
+            self._save()
+            self.render()
+        elif control.startswith("level:") and control[6:] in BOTS:
+            self._change("level", control[6:])
+        elif control in ("players:2", "players:4"):
+            self._change("players", int(control[8:]))
+        else:
+            self.controller.say("refusal", self.tr.ui("msg.unknown_action"))
+
+    def _change(self, what: str, value: Any) -> None:
+        """A new level or table size: at once when nothing has been played, else next game."""
+        fresh = not self.takebacks and not self.game.hands and self.mode == "practice"
+        if fresh:
+            self.start(mode="practice", **{what: value})
+            return
+        self.pending[what] = value
+        self.notice = self.tr.ui("game.full.pending")
+        self.render()
+
+    def start(self, *, mode: str = "practice", players: int | None = None,
+              level: str | None = None, seed: str | None = None) -> None:  # fmt: skip
+        """A new game (practice: fresh deals; daily: today's deals)."""
+        players = players or self.pending.get("players", self.players)
+        level = level or self.pending.get("level", self.level)
+        self.pending = {}
+        self.notice = ""
+        self.narration = []
+        self._new_game(int(players), str(level), mode, None, seed)
+        self.controller.players = self._partner_map()
+        self.controller.widget.labels = _labels(self.tr, self.players)
+        self.controller.say("info", self.tr.ui("game.full.started"))
+        self._run_bots()
+        self._save()
+        self.render()
+
+    def next_hand(self) -> None:
+        if not self.awaiting_next:
+            self.controller.say("refusal", self.tr.ui("game.full.not_now"))
+            self.render()
+            return
+        self.awaiting_next = False
+        self.controller.message = {}
+        self._line(self.tr.ui("game.full.hand_starts", number=self.game.state.hand_number),
+                   kind="hand")  # fmt: skip
+        self._run_bots()
+        self._save()
+        self.render()
+
+    def show_hint(self) -> None:
+        """A good move for the learner now (the normal player's choice) and why."""
+        state = self.game.state
+        if self.awaiting_next or self.game.is_over or state.to_move != LEARNER:
+            self.hint = self.tr.ui("game.full.hint_wait")
+        else:
+            choice = find_bot("normal", seed=f"{self.game.seed}/hint").step(state)
+            why = self.tr.bot_choice(choice.why, choice.facts)  # type: ignore[attr-defined]
+            self.hint = self.tr.ui("game.full.hint", move=describe_move(self.tr, choice.move),
+                                   why=why)  # fmt: skip
+        self.render()
+
+    def take_back(self) -> None:
+        """Practice only: undo the learner's last action (and the computer's turns after it)."""
+        if self.mode != "practice" or not self.takebacks or self.awaiting_next:
+            self.controller.say("refusal", self.tr.ui("game.full.takeback_none"))
+            self.render()
+            return
+        mark = self.takebacks.pop()
+        kept = self.takebacks
+        game = Game.replay(self.game.rules, self.game.seed, self.game.moves[:mark])
+        self.game = game
+        self.seats = self._make_seats()
+        self.takebacks = kept
+        self.playback = Playback()
+        self._playback_id += 1
+        self.controller.state = self.shown_state()
+        self._line(self.tr.ui("game.full.takeback_done"))
+        self.controller.say("info", self.tr.ui("game.full.takeback_done"))
+        self._save()
+        self.render()
+
+    def _on_values(self, control: str, values: Mapping[str, str]) -> None:
+        if control == "hello":
+            self._hello(values.get("player", ""))
+        elif control == "board":
+            self._record_score(values.get("name", ""))
+        else:
+            self.controller.say("refusal", self.tr.ui("msg.unknown_action"))
+
+    # ------------------------------------------------------------------ save and resume
+
+    def _hello(self, player: str) -> None:
+        """The browser says who it is: resume its saved game, or keep this one under its id."""
+        if not PLAYER_ID.fullmatch(player):
+            self.controller.say("refusal", self.tr.ui("msg.bad_request"))
+            return
+        if player == self.player:
+            return
+        if self._said_hello:
+            # One browser, one id: a page that keeps sending new ids would only fill the
+            # server's disk with saves.
+            self.controller.say("refusal", self.tr.ui("msg.bad_request"))
+            return
+        self._said_hello = True
+        self.player = player
+        played = bool(self.takebacks or self.game.hands)
+        try:
+            doc = self.store.load(player)
+        except SaveFileError as error:
+            log.warning("saved game of %s unreadable: %s", player, error)
+            try:
+                kept = self.store.set_aside(player)
+            except OSError:
+                kept = self.store.path(player).name
+            self.notice = self.tr.ui("game.full.save_unreadable", name=kept)
+            self._save()
+            self.render()
+            return
+        if doc is None or played:
+            self._save()
+            return
+        try:
+            self._restore(doc)
+        except (SaveFileError, ValueError, KeyError, TypeError) as error:
+            log.warning("saved game of %s refused: %s", player, error)
+            try:
+                kept = self.store.set_aside(player)
+            except OSError:
+                kept = self.store.path(player).name
+            self.notice = self.tr.ui("game.full.save_unreadable", name=kept)
+            self._save()
+        self.render()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": SAVE_FORMAT,
+            "version": SAVE_VERSION,
+            "game": game_to_json(self.game),
+            "players": self.players,
+            "level": self.level,
+            "mode": self.mode,
+            "day": self.day.isoformat() if self.day else None,
+            "pace": self.pace,
+            "takebacks": list(self.takebacks),
+            "awaiting_next": self.awaiting_next,
+            "board_done": self.board_done,
+        }
+
+    def _restore(self, doc: Mapping[str, Any]) -> None:
+        """Resume a saved table (raises on anything that does not check out)."""
+        level, mode, pace = doc["level"], doc["mode"], doc["pace"]
+        if level not in BOTS or mode not in MODES or pace not in PACES:
+            raise ValueError("bad level, mode or pace")
+        takebacks = doc["takebacks"]
+        if not isinstance(takebacks, list) or not all(
+            isinstance(n, int) and not isinstance(n, bool) for n in takebacks
+        ):
+            raise ValueError("bad takebacks")
+        game = game_from_json(doc["game"], source="saved table")
+        if doc["players"] != game.rules.players:
+            raise ValueError("players do not match the rules")
+        day = date.fromisoformat(doc["day"]) if doc["day"] else None
+        self.players, self.level, self.mode, self.pace, self.day = (
+            game.rules.players, level, mode, pace, day
+        )  # fmt: skip
+        self.game = game
+        self.seats = self._make_seats()
+        self.takebacks = [n for n in takebacks if 0 <= n <= len(game.moves)]
+        self.awaiting_next = bool(doc.get("awaiting_next")) and game.last_hand is not None
+        self.board_done = bool(doc.get("board_done"))
+        self.narration = []
+        self.controller.players = self._partner_map()
+        self.controller.widget.labels = _labels(self.tr, self.players)
+        self.controller.state = self.shown_state()
+        self.notice = self.tr.ui("game.full.restored")
+        self._line(self.notice)
+        self._run_bots()
+
+    def _save(self) -> None:
+        try:
+            self.store.save(self.player, self.to_json())
+        except (OSError, ValueError) as error:  # a read-only home: the game goes on unsaved
+            log.warning("could not save the game: %s", error)
+
+    # ------------------------------------------------------------------ leaderboard
+
+    def _leaderboard(self) -> Any:
+        if self.board is None:
+            from canasta_teach.leaderboard import Leaderboard
+
+            self.board = Leaderboard()
+        return self.board
+
+    def _record_score(self, name: str) -> None:
+        if self.mode != "daily" or not self.game.is_over or self.board_done or self.day is None:
+            self.controller.say("refusal", self.tr.ui("game.full.not_now"))
+            self.render()
+            return
+        try:
+            from canasta_teach.leaderboard import LeaderboardError, Result
+
+            board = self._leaderboard()
+            board.record(
+                Result(
+                    name=name,
+                    day=self.day,
+                    variant=self.game.rules.name,
+                    level=self.level,
+                    score=self.game.totals[LEARNER % 2],
+                )  # fmt: skip
+            )
+            self.board_done = True
+            self.controller.say("success", self.tr.ui("game.full.board.recorded"))
+            self._save()
+        except LeaderboardError as error:
+            self.controller.say("refusal", self._board_error(error))
+        except Exception:  # noqa: BLE001 - a database problem must not end the game
+            log.exception("leaderboard write failed")
+            self.controller.say("refusal", self.tr.ui("leaderboard.error.unavailable"))
+        self.render()
+
+    def _board_error(self, error: Any) -> str:
+        """A leaderboard refusal in the learner's language (numbers in their digits)."""
+        params = {
+            name: self.tr.number(value) if isinstance(value, int) else value
+            for name, value in error.params.items()
+        }
+        return self.tr.ui(error.key, **params)
+
+    def _board_table(self) -> dict[str, Any] | None:
+        if self.mode != "daily" or not self.game.is_over or self.day is None:
+            return None
+        tr = self.tr
+        rows: list[list[str]] = []
+        try:
+            board = self._leaderboard()
+            for i, result in enumerate(board.top(self.day, self.game.rules.name, self.level), 1):
+                rows.append([tr.number(i), result.name, _signed(result.score)])
+        except Exception:  # noqa: BLE001
+            log.exception("leaderboard read failed")
+            return {"caption": tr.ui("leaderboard.error.unavailable"), "head": [], "rows": []}
+        return {
+            "id": "board",
+            "caption": tr.ui("game.full.board.caption", date=self.day.isoformat()),
+            "head": [
+                tr.ui("game.full.board.rank"),
+                tr.ui("game.full.board.name"),
+                tr.ui("game.full.board.score"),
+            ],  # fmt: skip
+            "rows": rows,
+            "empty": tr.ui("game.full.board.empty"),
+        }
+
+    # ------------------------------------------------------------------ drawing
+
+    def _sheet_table(self) -> dict[str, Any]:
+        tr = self.tr
+        mine = LEARNER % 2
+        rows = []
+        for number, hand in enumerate(self.game.hands, 1):
+            rows.append([tr.number(number), _signed(hand.totals[mine]),
+                         _signed(hand.totals[1 - mine])])  # fmt: skip
+        totals = self.game.totals
+        return {
+            "id": "scores",
+            "caption": tr.ui(
+                "game.full.sheet.caption", target=tr.number(self.game.rules.game_target)
+            ),  # fmt: skip
+            "head": [
+                tr.ui("game.full.sheet.hand"),
+                tr.ui("game.full.sheet.we"),
+                tr.ui("game.full.sheet.they"),
+            ],  # fmt: skip
+            "rows": rows,
+            "foot": [
+                tr.ui("game.full.sheet.total"),
+                _signed(totals[mine]),
+                _signed(totals[1 - mine]),
+            ],  # fmt: skip
+            "empty": tr.ui("game.full.sheet.empty"),
+        }
+
+    def _breakdown(self) -> dict[str, Any] | None:
+        """The last hand's score, line by line, when the table stops on it."""
+        ended = self.game.last_hand
+        if not (self.awaiting_next or self.game.is_over) or ended is None:
+            return None
+        return breakdown_sheet(self.tr, ended, len(self.game.hands))
+
+    def _prompt(self) -> str:
+        tr = self.tr
+        mine = LEARNER % 2
+        if self.game.is_over:
+            we, they = self.game.totals[mine], self.game.totals[1 - mine]
+            key = "game.full.won" if self.game.winner == mine else "game.full.lost"
+            return tr.ui(key, we=_signed(we), they=_signed(they))
+        if self.awaiting_next:
+            state = self.game.state
+            return tr.ui("game.full.hand_over", number=len(self.game.hands),
+                         we=tr.number(state.minimum(mine)),
+                         they=tr.number(state.minimum(1 - mine)))  # fmt: skip
+        return tr.ui("game.full.intro.four" if self.players == 4 else "game.full.intro.two",
+                     target=tr.number(self.game.rules.game_target))  # fmt: skip
+
+    def _panel(self) -> dict[str, Any]:
+        """The game panel above the table (settings, score sheet, breakdown, controls)."""
+        tr = self.tr
+        practice = self.mode == "practice"
+        playing = not (self.awaiting_next or self.game.is_over)
+        learner_turn = playing and self.game.state.to_move == LEARNER
+        controls = []
+        if self.awaiting_next:
+            controls.append({"id": "next_hand", "label": tr.ui("game.full.next_hand"),
+                             "primary": True})  # fmt: skip
+        controls += [
+            {"id": "hint", "label": tr.ui("game.hint"), "enabled": learner_turn},
+        ]
+        if practice:
+            controls.append({"id": "takeback", "label": tr.ui("game.full.takeback"),
+                             "enabled": bool(self.takebacks) and playing})  # fmt: skip
+        controls += [
+            {"id": "new", "label": tr.ui("game.full.new"), "primary": self.game.is_over},
+            {"id": "daily", "label": tr.ui("game.full.daily")},
+        ]
+        level_name = tr.ui(LEVEL_KEYS[self.level])
+        if self.mode == "daily" and self.day is not None:
+            mode_text = tr.ui("game.full.mode.daily", date=self.day.isoformat())
+        else:
+            mode_text = tr.ui("game.full.mode.practice")
+        groups = [
+            {
+                "id": "level",
+                "label": tr.ui("game.full.level_label"),
+                "choices": [
+                    {
+                        "id": f"level:{lv}",
+                        "label": tr.ui(LEVEL_KEYS[lv]),
+                        "pressed": lv == self.pending.get("level", self.level),
+                    }  # fmt: skip
+                    for lv in levels()
+                ],
+            },
+            {
+                "id": "players",
+                "label": tr.ui("game.full.players_label"),
+                "choices": [
+                    {
+                        "id": f"players:{n}",
+                        "label": tr.ui(PLAYER_KEYS[n]),
+                        "pressed": n == self.pending.get("players", self.players),
+                    }  # fmt: skip
+                    for n in (4, 2)
+                ],
+            },
+            {
+                "id": "pace",
+                "label": tr.ui("game.full.pace_label"),
+                "choices": [
+                    {"id": f"pace:{p}", "label": tr.ui(PACE_KEYS[p]), "pressed": p == self.pace}
+                    for p in PACES
+                ],
+            },
+        ]
+        form = None
+        if self.mode == "daily" and self.game.is_over and not self.board_done:
+            form = {"id": "board", "field": "name", "label": tr.ui("game.full.board.name_label"),
+                    "button": tr.ui("game.full.board.submit"), "maxlength": 24}  # fmt: skip
+        tables = [self._sheet_table()]
+        board = self._board_table()
+        if board is not None:
+            tables.append(board)
+        hand_text = tr.ui("game.full.hand_number", number=tr.number(self.shown_state().hand_number))
+        return {
+            "kind": "full",
+            "wants_player": True,
+            "title": tr.ui("game.full.title"),
+            "puzzle": f"{hand_text} · {level_name} · {mode_text}",
+            "progress": "",
+            "solved": False,
+            "solved_count": len(self.game.hands),
+            "total": 0,
+            "prompt": self._prompt(),
+            "notice": self.notice,
+            "choices": [],
+            "groups": groups,
+            "sheet": self._breakdown(),
+            "tables": tables,
+            "form": form,
+            "hint": self.hint,
+            "controls": controls,
+            "stage": "over"
+            if self.game.is_over
+            else ("hand_over" if self.awaiting_next else "play"),  # fmt: skip
+            "narration_label": tr.ui("game.full.narration"),
+            "why_label": tr.ui("game.full.why_label"),
+            "skip_label": tr.ui("game.full.skip"),
+        }
+
+    def render(self) -> None:
+        """Send the panel and the table (one comm message)."""
+        with self.widget.hold_sync():
+            self.widget.game = self._panel()
+            self.controller.state = self.shown_state()
+            view = self.controller.table_view()
+            view["narration"] = [line.to_dict() for line in self.narration]
+            view["playback"] = {
+                "id": self._playback_id,
+                "pace_ms": PACES[self.pace],
+                "frames": self.playback.frames,
+            }
+            self.widget.view = view
+
+
+def breakdown_sheet(tr: Translator, state: State, number: int) -> dict[str, Any]:
+    """An ended hand's score for the panel's sheet: each team's lines (label, points, why in
+    words, rule id) and total, the learner's side first."""
+    from canasta_teach.engine.scoring import score_hand
+    from canasta_teach.engine.view import team_names
+
+    from .games import line_facts
+    from .table import _capitalised
+
+    mine = LEARNER % 2
+    names = team_names(state.players)
+    hand = score_hand(state)
+    teams = []
+    for t in (mine, 1 - mine):
+        score = hand.teams[t]
+        lines = []
+        for i, line in enumerate(score.lines):
+            why, _parts = line_facts(tr, state, LEARNER, t, line)
+            lines.append({
+                "id": f"{t}-{i}",
+                "label": tr.score_label(line),  # type: ignore[attr-defined]
+                "value": _signed(line.points),
+                "why": _capitalised(why),
+                "rule": line.rule,
+                "rule_title": tr.rule_title(line.rule),
+            })  # fmt: skip
+        label = tr.ui("game.full.sheet.we" if t == mine else "game.full.sheet.they")
+        teams.append({
+            "id": f"team-{t}",
+            "name": f"{label} ({tr.team(names[t])})",
+            "lines": lines,
+            "total": {"id": f"{t}-total", "label": tr.ui("game.score.total"),
+                      "value": _signed(score.total)},
+        })  # fmt: skip
+    return {"label": tr.ui("game.full.breakdown", number=tr.number(number)), "teams": teams}
+
+
+def _signed(points: int) -> str:
+    """Points as the sheet shows them: thousands commas, a real minus, kept left to right."""
+    text = f"{abs(points):,}"
+    return "\u2066" + ("\u2212" + text if points < 0 else text) + "\u2069"
+
+
+def _labels(tr: Translator, players: int) -> dict[str, Any]:
+    from .table import build_labels
+
+    return build_labels(tr, players)
+
+
+# ---------------------------------------------------------------------- play_game()
+
+
+def play_game(
+    lang: str = "en",
+    *,
+    players: int = 4,
+    level: str = "normal",
+    mode: str = "practice",
+    pace: str = "normal",
+    seed: str | None = None,
+    data_dir: Path | None = None,
+) -> Any:
+    """The full-game widget in language ``lang``: display it (the value of the cell).
+
+    Never raises: a bad language code or a bad option shows a clear message instead."""
+    from canasta_teach.i18n import UnknownLanguage, get_translator
+
+    from .games import _error, _language_error
+
+    try:
+        translator = get_translator(lang)
+    except UnknownLanguage as error:
+        return _language_error(error)
+    lang = translator.lang
+    try:
+        store = SaveStore(data_dir / "games" if data_dir is not None else None)
+        game = FullGame(translator, lang, players=players, level=level, mode=mode, pace=pace,
+                        seed=seed, store=store)  # fmt: skip
+        return game.widget
+    except ValueError:
+        return _error(translator, lang, "error.game_options")
+    except Exception:  # noqa: BLE001 - no traceback may reach a learner
+        log.exception("play_game(%r) failed", lang)
+        return _error(translator, lang, "msg.error")
+
+
+__all__ = ["FullGame", "PACES", "SaveStore", "Seat", "breakdown_sheet", "describe_move",
+           "play_game"]  # fmt: skip

@@ -1,0 +1,176 @@
+"""The full game and the guided first hand in a real browser (Voilà + Chromium), by clicking.
+
+- A two-player hand against the easy computer player, played to its end: the learner draws and
+  throws away the first card of the hand each turn, the computer's turns are narrated, and the
+  hand ends with its score line by line and a row on the score sheet.
+- The guided first hand of lesson 11, every step as the coach asks, to its score.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from canasta_teach.i18n import get_translator
+from canasta_teach.widgets.guided import COACHED
+
+from .conftest import PAGE_TIMEOUT_MS, TEST_PREFIX, render_url
+
+pytestmark = pytest.mark.browser
+
+FULL_2P = f"{TEST_PREFIX}/widgets/fullgame_2p.ipynb"
+LESSON = "en/11-full-game.ipynb"
+#: One click and its answer: a kernel round trip on a busy machine, with room to spare.
+STEP_MS = 20_000
+
+
+def test_a_two_player_hand_against_the_easy_player_to_its_end(
+    page: Page, voila_url: str, artifacts: Path
+) -> None:
+    en = get_translator("en")
+    page.goto(render_url(voila_url, FULL_2P))
+    page.wait_for_selector(".ct-full [data-ct-card]", timeout=PAGE_TIMEOUT_MS)
+    root = page.locator(".ct-root")
+    draw = root.locator("[data-ct-action='draw']")
+    discard = root.locator("[data-ct-action='discard']")
+    message = root.locator(".ct-message")
+    expect(root.locator(".ct-game-title")).to_have_text(en.ui("game.full.title"))
+    expect(draw).to_have_text(en.ui("button.draw_two"))
+    # The chosen settings are marked in words, not only in colour.
+    expect(root.locator("[data-ct-game='level:easy']")).to_have_attribute("aria-pressed", "true")
+    expect(root.locator("[data-ct-game='players:2']")).to_have_attribute("aria-pressed", "true")
+    next_hand = root.locator("[data-ct-game='next_hand']")
+    turns = 0
+    while not next_hand.count() and turns < 200:
+        turns += 1
+        expect(draw).to_be_enabled(timeout=STEP_MS)
+        seq = message.get_attribute("data-ct-seq")
+        draw.click()
+        expect(message).not_to_have_attribute("data-ct-seq", seq or "", timeout=STEP_MS)
+        card = root.locator(".ct-hand [data-ct-card]").first
+        card.click()
+        expect(card).to_have_attribute("aria-pressed", "true")
+        expect(discard).to_be_enabled(timeout=STEP_MS)
+        discard.click()
+        # The computer's turn is narrated, then it is ours again (or the hand is over).
+        expect(root.locator(".ct-log-line").last).to_be_visible(timeout=STEP_MS)
+        page.wait_for_function(
+            "() => { const r = document.querySelector('.ct-root');"
+            " return r.querySelector(\"[data-ct-game='next_hand']\") ||"
+            " !r.querySelector(\"[data-ct-action='draw']\").disabled; }",
+            timeout=STEP_MS,
+        )
+    expect(next_hand).to_be_visible()
+    assert turns > 3
+    narration = root.locator(".ct-log-line")
+    assert "North" in narration.first.inner_text() or narration.count() > 10
+    expect(root.locator(".ct-log-hand").last).to_contain_text("Hand 1")
+    # The hand's score line by line (each line with its rule), and its row on the sheet.
+    sheet = root.locator(".ct-breakdown")
+    expect(sheet).to_be_visible()
+    assert sheet.locator("[data-ct-rule]").count() >= 2
+    expect(root.locator("[data-ct-table='scores'] tbody tr")).to_have_count(1)
+    page.screenshot(path=str(artifacts / "fullgame-2p-hand-over.png"), full_page=True)
+    # The next hand is dealt on request.
+    next_hand.click()
+    expect(root.locator(".ct-puzzle-number")).to_contain_text("Hand 2", timeout=STEP_MS)
+
+
+def test_the_guided_first_hand_to_its_score(page: Page, voila_url: str, artifacts: Path) -> None:
+    en = get_translator("en")
+    page.goto(render_url(voila_url, LESSON))
+    page.wait_for_selector(".ct-full [data-ct-card]", timeout=PAGE_TIMEOUT_MS)
+    guided = page.locator(".ct-root").first
+    prompt = guided.locator(".ct-prompt")
+
+    def select(*tokens: str) -> None:
+        guided.locator(".ct-clear").click() if guided.locator(".ct-clear").count() else None
+        counts: dict[str, int] = {}
+        for token in tokens:
+            nth = counts.get(token, 0)
+            counts[token] = nth + 1
+            guided.locator(f".ct-hand [data-ct-card='{token}']").nth(nth).click()
+
+    def press(action: str) -> None:
+        button = guided.locator(f"[data-ct-action='{action}']")
+        expect(button).to_be_enabled(timeout=STEP_MS)
+        button.click()
+
+    def wait_for_turn(step: int) -> None:
+        skip = guided.locator(".ct-skip")
+        if skip.count():
+            skip.click()  # the computer's turns replayed: jump to the end
+        coach = COACHED[step]
+        expect(prompt).to_have_text(
+            en.ui(coach.coach, button=en.ui(f"button.{coach.button}")), timeout=STEP_MS
+        )
+
+    wait_for_turn(0)
+    # Only the coach's button is shown at each step.
+    expect(guided.locator(".ct-buttons [data-ct-action]")).to_have_count(1)
+    press("draw")
+    wait_for_turn(1)
+    select(*["K"] * 6)
+    press("meld")
+    wait_for_turn(2)
+    # Another move than the coach's: politely refused, nothing changes.
+    select("A")
+    press("discard")
+    expect(guided.locator(".ct-message")).to_have_text(en.ui("game.guide.other_move"))
+    select("4")
+    press("discard")
+    wait_for_turn(3)
+    select("9", "9")
+    press("take")
+    wait_for_turn(4)
+    select("JK")
+    guided.locator(".ct-us [data-ct-meld='K']").click()
+    wait_for_turn(5)
+    select("A", "A", "A")
+    press("meld")
+    wait_for_turn(6)
+    select("4")
+    press("discard")
+    wait_for_turn(7)
+    press("draw")
+    wait_for_turn(8)
+    press("ask")
+    wait_for_turn(9)
+    select("Q", "Q", "Q")
+    press("meld")
+    expect(prompt).to_have_text(en.ui("game.guide.done"), timeout=STEP_MS)
+    breakdown = guided.locator(".ct-breakdown")
+    expect(breakdown).to_be_visible()
+    expect(breakdown.locator("[data-ct-rule='C-CAN-1']")).to_be_visible()
+    expect(breakdown.locator("[data-ct-rule='C-OUT-2']")).to_be_visible()
+    expect(guided.locator(".ct-log-why").first).to_be_visible()  # North said why
+    page.screenshot(path=str(artifacts / "guided-hand-done.png"), full_page=True)
+
+
+def test_a_reload_resumes_the_game(page: Page, voila_url: str) -> None:
+    en = get_translator("en")
+    page.goto(render_url(voila_url, FULL_2P))
+    page.wait_for_selector(".ct-full [data-ct-card]", timeout=PAGE_TIMEOUT_MS)
+    root = page.locator(".ct-root")
+    root.locator("[data-ct-action='draw']").click()
+    card = root.locator(".ct-hand [data-ct-card]").first
+    expect(root.locator("[data-ct-action='discard']")).to_be_enabled(timeout=STEP_MS)
+    card.click()
+    root.locator("[data-ct-action='discard']").click()
+    expect(root.locator("[data-ct-action='draw']")).to_be_enabled(timeout=STEP_MS)
+    stock = root.locator(".ct-stock .ct-caption").inner_text()
+    hand = root.locator(".ct-hand [data-ct-card]").evaluate_all(
+        "cards => cards.map(c => c.dataset.ctCard)"
+    )
+    # A new page, a new kernel: the browser says who it is and the game comes back.
+    page.reload()
+    page.wait_for_selector(".ct-full [data-ct-card]", timeout=PAGE_TIMEOUT_MS)
+    root = page.locator(".ct-root")
+    expect(root.locator(".ct-notice")).to_have_text(en.ui("game.full.restored"), timeout=STEP_MS)
+    expect(root.locator(".ct-stock .ct-caption")).to_have_text(stock)
+    again = root.locator(".ct-hand [data-ct-card]").evaluate_all(
+        "cards => cards.map(c => c.dataset.ctCard)"
+    )
+    assert again == hand

@@ -1,0 +1,314 @@
+"""The full game (canasta_teach.widgets.fullgame): computer seats, narration from the engine's
+events, the score sheet, take-back, hints, the partner's question both ways, and saving."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from canasta_teach.engine import Answer, AskPartner, Move
+from canasta_teach.engine.game import Game
+from canasta_teach.engine.state import Phase
+from canasta_teach.i18n import LANGUAGES, get_translator
+from canasta_teach.widgets.fullgame import LEARNER, PACES, FullGame, SaveStore, play_game
+
+PLAYER = "0123456789abcdef0123456789abcdef"
+
+
+def new_game(tmp_path: Path, lang: str = "en", **options: object) -> FullGame:
+    options.setdefault("pace", "instant")
+    options.setdefault("seed", "test-1")
+    return FullGame(get_translator(lang), lang, store=SaveStore(tmp_path), **options)  # type: ignore[arg-type]
+
+
+def learner_plays(game: FullGame, rng: random.Random, limit: int = 5000) -> int:
+    """The learner plays random legal moves (through the table, as clicks do) to the end."""
+    moves = 0
+    while not game.game.is_over and moves < limit:
+        if game.awaiting_next:
+            game.controller.intent({"action": "game", "id": "next_hand"})
+            continue
+        state = game.game.state
+        assert state.to_move == LEARNER, "the computer seats move until it is the learner's turn"
+        options = state.legal_moves()
+        game.controller.play(options[rng.randrange(len(options))])
+        moves += 1
+    return moves
+
+
+@pytest.mark.parametrize("players", [4, 2])
+def test_a_whole_game_is_played_to_5000_with_a_sheet_and_a_narration(
+    tmp_path: Path, players: int
+) -> None:
+    game = new_game(tmp_path, players=players, level="easy", seed=f"whole-{players}")
+    learner_plays(game, random.Random(players))
+    assert game.game.is_over
+    assert max(game.game.totals) >= 5000
+    panel, view = game.widget.game, game.widget.view
+    sheet = panel["tables"][0]
+    assert len(sheet["rows"]) == len(game.game.hands)
+    mine = LEARNER % 2
+    assert sheet["foot"][1] == f"\u2066{game.game.totals[mine]:,}\u2069".replace(
+        "\u2066-", "\u2066\u2212"
+    )
+    # The last hand's breakdown, line by line, each line with a rule and a reason.
+    lines = [line for team in panel["sheet"]["teams"] for line in team["lines"]]
+    assert lines and all(line["rule"].startswith("C-") and line["why"] for line in lines)
+    assert panel["stage"] == "over" and ("won" in panel["prompt"] or "won" in panel["prompt"])
+    texts = [line["text"] for line in view["narration"]]
+    assert texts and all(text and "{" not in text for text in texts)
+    # Both the table and the saved file agree with a replay of the record.
+    saved = json.loads((tmp_path / "this-kernel.json").read_text())
+    replayed = Game.replay(game.game.rules, saved["game"]["seed"], saved["game"]["moves"])
+    assert replayed.totals == game.game.totals
+
+
+def test_computer_turns_come_as_pictures_to_replay_and_narrated_events(tmp_path: Path) -> None:
+    game = new_game(tmp_path, pace="normal", seed="frames")
+    rng = random.Random(5)
+    seen_frames = 0
+    for _ in range(30):
+        if game.awaiting_next or game.game.is_over:
+            break
+        before = game.widget.view["playback"]["id"]
+        options = game.game.state.legal_moves()
+        game.controller.play(options[rng.randrange(len(options))])
+        playback = game.widget.view["playback"]
+        assert playback["id"] > before
+        assert playback["pace_ms"] == PACES["normal"]
+        uptos = [frame["upto"] for frame in playback["frames"]]
+        assert uptos == sorted(uptos)
+        assert all(frame["view"]["hand"] is not None for frame in playback["frames"])
+        seen_frames += len(playback["frames"])
+    assert seen_frames > 0
+    bots = [line for line in game.widget.view["narration"] if line["seat"] not in (-1, LEARNER)]
+    assert {line["seat"] for line in bots} == {1, 2, 3}
+    # The partner (North, seat 2) says why it moved; the opponents keep their reasons.
+    assert any(line["why"] for line in bots if line["seat"] == 2)
+    assert not any(line["why"] for line in bots if line["seat"] in (1, 3))
+
+
+def test_take_back_restores_the_position_in_practice_only(tmp_path: Path) -> None:
+    game = new_game(tmp_path, seed="takeback")
+    before = game.game.state.snapshot()
+    moves_before = list(game.game.moves)
+    game.controller.intent({"action": "draw"})
+    assert game.game.state.snapshot() != before
+    game.controller.intent({"action": "game", "id": "takeback"})
+    assert game.game.state.snapshot() == before
+    assert game.game.moves == moves_before
+    daily = new_game(tmp_path / "d", mode="daily", seed=None)
+    daily.controller.intent({"action": "draw"})
+    after = daily.game.state.snapshot()
+    daily.controller.intent({"action": "game", "id": "takeback"})
+    assert daily.game.state.snapshot() == after
+    assert daily.controller.message["kind"] == "refusal"
+    assert "takeback" not in [c["id"] for c in daily.widget.game["controls"]]
+
+
+def test_hint_suggests_a_legal_move_and_says_why(tmp_path: Path) -> None:
+    game = new_game(tmp_path, seed="hint")
+    game.controller.intent({"action": "game", "id": "hint"})
+    assert game.widget.game["hint"].startswith("A good move now: draw from the stock")
+    assert "“I " in game.widget.game["hint"]
+
+
+def test_the_partner_question_goes_both_ways(tmp_path: Path) -> None:
+    # The learner asks: the computer partner answers at once (C-ASK-1).
+    rng = random.Random(11)
+    asked_by_learner = asked_by_partner = False
+    for seed in range(40):
+        game = new_game(tmp_path / str(seed), seed=f"ask-{seed}", level="normal")
+        for _ in range(400):
+            if game.awaiting_next or game.game.is_over:
+                break
+            state = game.game.state
+            if state.phase is Phase.ANSWER:
+                # North asked the learner: the table offers Yes and No, and says so.
+                assert state.current == 2 and game.controller.enabled()["answer"]
+                assert "may" in game.controller.table_view()["status"].lower()
+                asked_by_partner = True
+                game.controller.intent({"action": "answer", "yes": True})
+                continue
+            options = state.legal_moves()
+            ask = [m for m in options if isinstance(m, AskPartner)]
+            if ask and not asked_by_learner:
+                game.controller.intent({"action": "ask"})
+                assert game.controller.message["text"].startswith("Your partner says")
+                asked_by_learner = True
+                continue
+            move: Move = options[rng.randrange(len(options))]
+            if isinstance(move, AskPartner):
+                move = options[0]
+            game.controller.play(move)
+        if asked_by_learner and asked_by_partner:
+            break
+    assert asked_by_learner and asked_by_partner
+
+
+def test_answer_yes_binds_the_computer_partner_to_go_out(tmp_path: Path) -> None:
+    for seed in range(60):
+        game = new_game(tmp_path / str(seed), seed=f"bind-{seed}", level="normal")
+        rng = random.Random(seed)
+        for _ in range(400):
+            if game.awaiting_next or game.game.is_over:
+                break
+            state = game.game.state
+            if state.phase is Phase.ANSWER:
+                hand = state.hand_number
+                game.controller.play(Answer(True))
+                ended = game.game.last_hand
+                assert ended is not None and ended.hand_number == hand
+                assert ended.end is not None and ended.end.seat == 2
+                return
+            options = [m for m in state.legal_moves() if not isinstance(m, AskPartner)]
+            game.controller.play(options[rng.randrange(len(options))])
+    pytest.fail("no seed where the partner asks")
+
+
+def test_save_and_resume_after_a_reload(tmp_path: Path) -> None:
+    first = new_game(tmp_path, seed="resume")
+    first.controller.intent({"action": "game", "id": "hello", "values": {"player": PLAYER}})
+    rng = random.Random(3)
+    for _ in range(12):
+        options = first.game.state.legal_moves()
+        first.controller.play(options[rng.randrange(len(options))])
+        if first.awaiting_next:
+            break
+    first.controller.intent({"action": "game", "id": "pace:fast"})
+    # A new page (or a new kernel): a fresh game until the browser says who it is.
+    second = new_game(tmp_path, seed="other")
+    assert second.game.moves != first.game.moves
+    second.controller.intent({"action": "game", "id": "hello", "values": {"player": PLAYER}})
+    assert second.game.moves == first.game.moves
+    assert second.game.state.snapshot() == first.game.state.snapshot()
+    assert second.pace == "fast" and second.takebacks == first.takebacks
+    assert second.widget.game["notice"] == get_translator("en").ui("game.full.restored")
+
+
+def test_a_corrupt_save_is_kept_and_a_fresh_game_starts(tmp_path: Path) -> None:
+    path = tmp_path / f"{PLAYER}.json"
+    garbage = b'{"format": "canasta-teach/table", "version": 1, "game": {"moves": [1, 2'
+    path.write_bytes(garbage)
+    game = new_game(tmp_path, seed="fresh")
+    game.controller.intent({"action": "game", "id": "hello", "values": {"player": PLAYER}})
+    kept = [p for p in tmp_path.iterdir() if ".unreadable-" in p.name]
+    assert len(kept) == 1 and kept[0].read_bytes() == garbage
+    assert kept[0].name in game.widget.game["notice"]
+    assert json.loads(path.read_text())["game"]["seed"] == "fresh"  # the new game is saved
+    # A save whose moves the engine refuses is kept too.
+    doc = game.to_json()
+    doc["game"]["moves"] = ["discard JK"]
+    path.write_text(json.dumps(doc))
+    again = new_game(tmp_path, seed="fresh-2")
+    again.controller.intent({"action": "game", "id": "hello", "values": {"player": PLAYER}})
+    assert len([p for p in tmp_path.iterdir() if ".unreadable-" in p.name]) == 2
+    assert again.game.moves == [] or again.game.seed == "fresh-2"
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"action": "game", "id": "hello", "values": {"player": "../../etc/passwd"}},
+        {"action": "game", "id": "hello", "values": {"player": "x"}},
+        {"action": "game", "id": "pace:warp"},
+        {"action": "game", "id": "level:expert"},
+        {"action": "game", "id": "next_hand"},
+        {"action": "game", "id": "board", "values": {"name": "Ayesha"}},
+        {"action": "game", "id": 7},
+        {"action": "meld", "cards": ["K", "ZZ"]},
+    ],
+)
+def test_bad_or_untimely_intents_change_nothing(tmp_path: Path, payload: object) -> None:
+    game = new_game(tmp_path, seed="bad")
+    before = (game.game.state.snapshot(), list(game.game.moves), game.pace, game.level)
+    game.controller.intent(payload)
+    assert (game.game.state.snapshot(), list(game.game.moves), game.pace, game.level) == before
+    assert game.controller.message["kind"] == "refusal"
+    assert list(tmp_path.glob("*passwd*")) == []
+
+
+def test_level_and_table_size_change_at_once_before_any_move(tmp_path: Path) -> None:
+    game = new_game(tmp_path, seed="levels")
+    game.controller.intent({"action": "game", "id": "players:2"})
+    assert game.players == 2 and len(game.game.state.hands) == 2
+    game.controller.intent({"action": "draw"})
+    game.controller.intent({"action": "game", "id": "level:easy"})
+    assert game.level == "normal" and game.pending == {"level": "easy"}
+    game.controller.intent({"action": "game", "id": "new"})
+    assert game.level == "easy" and game.game.moves == [] or game.game.state.to_move == LEARNER
+
+
+def test_the_daily_deal_is_the_same_for_everyone(tmp_path: Path) -> None:
+    a = new_game(tmp_path / "a", mode="daily", seed=None)
+    b = new_game(tmp_path / "b", mode="daily", seed=None)
+    assert a.game.seed == b.game.seed and a.game.seed.startswith("daily/classic4/")
+    assert a.game.state.snapshot() == b.game.state.snapshot()
+    c = new_game(tmp_path / "c", seed=None)
+    d = new_game(tmp_path / "d", seed=None)
+    assert c.game.seed != d.game.seed
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_word_of_the_game_is_in_the_learners_language(tmp_path: Path, lang: str) -> None:
+    game = new_game(tmp_path, lang=lang, level="easy", seed="words")
+    learner_plays(game, random.Random(9), limit=60)
+    panel = game.widget.game
+    texts = [panel["title"], panel["prompt"], *(c["label"] for c in panel["controls"])]
+    texts += [c["label"] for g in panel["groups"] for c in g["choices"]]
+    texts += [line["text"] for line in game.widget.view["narration"]]
+    english = get_translator("en")
+    for text in texts:
+        assert text and "{" not in text
+    if lang != "en":
+        assert panel["title"] != english.ui("game.full.title")
+
+
+def test_play_game_never_raises(tmp_path: Path) -> None:
+    widget = play_game("xx", data_dir=tmp_path)
+    assert "xx" in widget.value  # the unknown-language message, in all four languages
+    widget = play_game("en", players=3, data_dir=tmp_path)
+    assert "2 or 4 players" in widget.value
+    widget = play_game("ur", data_dir=tmp_path, pace="instant")
+    assert widget.game["title"] == get_translator("ur").ui("game.full.title")
+
+
+def test_a_finished_daily_deal_goes_on_the_leaderboard(tmp_path: Path) -> None:
+    from canasta_teach.leaderboard import Leaderboard
+
+    board = Leaderboard(f"sqlite:///{tmp_path / 'board.sqlite3'}")
+    game = FullGame(get_translator("hi"), "hi", players=2, level="easy", mode="daily",
+                    pace="instant", store=SaveStore(tmp_path), board=board)  # fmt: skip
+    assert game.widget.game["form"] is None  # only a finished game may be recorded
+    game.controller.intent({"action": "game", "id": "board", "values": {"name": "Ayesha"}})
+    assert game.controller.message["kind"] == "refusal"
+    learner_plays(game, random.Random(2))
+    form = game.widget.game["form"]
+    assert form is not None and form["id"] == "board"
+    hi = get_translator("hi")
+    # A bad name is refused in the learner's language, and nothing is written.
+    game.controller.intent({"action": "game", "id": "board", "values": {"name": "   "}})
+    assert game.controller.message["text"] == hi.ui("leaderboard.error.name_empty")
+    assert game.day is not None and board.top(game.day, "classic2") == []
+    game.controller.intent({"action": "game", "id": "board", "values": {"name": " अनुष्का "}})
+    assert game.controller.message["text"] == hi.ui("game.full.board.recorded")
+    [row] = board.top(game.day, "classic2")
+    assert (row.name, row.score, row.level) == ("अनुष्का", game.game.totals[LEARNER % 2], "easy")
+    rows = game.widget.game["tables"][1]["rows"]
+    assert rows[0][1] == "अनुष्का"
+    # Once only: the form is gone and a second entry is refused.
+    assert game.widget.game["form"] is None
+    game.controller.intent({"action": "game", "id": "board", "values": {"name": "again"}})
+    assert len(board.top(game.day, "classic2")) == 1
+
+
+def test_a_page_says_who_it_is_once(tmp_path: Path) -> None:
+    game = new_game(tmp_path, seed="once")
+    game.controller.intent({"action": "game", "id": "hello", "values": {"player": PLAYER}})
+    other = "f" * 32
+    game.controller.intent({"action": "game", "id": "hello", "values": {"player": other}})
+    assert game.player == PLAYER and game.controller.message["kind"] == "refusal"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"{PLAYER}.json"]
