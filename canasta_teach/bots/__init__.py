@@ -4,7 +4,8 @@ A bot is asked for a move with ``bot.step(state)`` when ``state.to_move`` is its
 answers with a :class:`Choice`: a legal move and why it chose it (a reason code and facts, which
 ``canasta_teach.i18n`` turns into a sentence, as refusals are).  Bots read the state only
 through ``player_view(state, seat)`` and ``state.legal_moves()`` (which depend on the seat's own
-hand and the public table): a test proves that two states that look the same from the seat get
+hand and the public table), and the hard player also through ``engine.determinize`` (which
+deals every hidden card again): a test proves that two states that look the same from the seat get
 the same move for the same seed.  Each bot is deterministic given its seed.
 
     from canasta_teach.bots import find_bot
@@ -12,7 +13,10 @@ the same move for the same seed.  Each bot is deterministic given its seed.
     choice = bot.step(state)          # Choice(move=Discard(card=...), why="safe_discard", ...)
 
 Levels are data (:data:`BOTS`), like ``engine.rules.PRESETS``; ``find_bot`` raises
-``ValueError`` for an unknown name.
+``ValueError`` for an unknown name.  "easy" and "normal" are heuristic players
+(``players``); "hard" searches: it plays the normal player's moves out in worlds dealt again
+from what it sees and keeps the move that comes out best (``search``; a few tens of
+milliseconds a decision).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from canasta_teach.engine import State
 
 from .heuristics import Choice
 from .players import EasyBot, NormalBot
+from .search import HardBot
 
 
 class Bot(Protocol):
@@ -38,11 +43,12 @@ class Bot(Protocol):
 BOTS: dict[str, Callable[[int | str], Bot]] = {
     "easy": EasyBot,
     "normal": NormalBot,
+    "hard": HardBot,
 }
 
 
 def find_bot(name: str, seed: int | str = 0) -> Bot:
-    """A bot of level ``name`` ("easy", "normal"), seeded with ``seed``."""
+    """A bot of level ``name`` ("easy", "normal", "hard"), seeded with ``seed``."""
     try:
         make = BOTS[name]
     except KeyError:
@@ -50,4 +56,4 @@ def find_bot(name: str, seed: int | str = 0) -> Bot:
     return make(seed)
 
 
-__all__ = ["BOTS", "Bot", "Choice", "EasyBot", "NormalBot", "find_bot"]
+__all__ = ["BOTS", "Bot", "Choice", "EasyBot", "HardBot", "NormalBot", "find_bot"]

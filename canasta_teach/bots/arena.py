@@ -4,7 +4,7 @@
 games)`` plays ``games`` games with the two levels' seats swapped every other game and gives
 ``a``'s share of the games won with a 95% Wilson interval.
 
-    python -m canasta_teach.bots.arena normal easy --games 100 [--players 2]
+    python -m canasta_teach.bots.arena normal easy --games 100 [--players 2] [--workers 2]
 """
 
 from __future__ import annotations
@@ -91,6 +91,7 @@ class DuelResult:
     interval: tuple[float, float]
     seconds_by_bot: dict[str, list[float]]
     stopped: int
+    simulations_by_bot: dict[str, int] = field(default_factory=dict)
 
     def line(self) -> str:
         share = self.a_wins / self.games if self.games else 0.0
@@ -99,29 +100,78 @@ class DuelResult:
                 f"{self.games} games)")  # fmt: skip
 
 
-def duel(
-    a: str, b: str, games: int, players: int = 4, seed: str = "duel", max_hands: int = 40
-) -> DuelResult:
-    """``games`` games of level ``a`` against level ``b``, seats swapped every other game."""
+@dataclass
+class DuelGame:
+    """One game of a duel, from ``a``'s side."""
+
+    share: float  # 1 won, 0 lost; a stopped game: ½ when level, else by the totals
+    stopped: bool
+    seconds_by_bot: dict[str, list[float]]
+    simulations_by_bot: dict[str, int]  # rollouts of searching levels (hard)
+
+
+def duel_game(
+    a: str, b: str, index: int, players: int = 4, seed: str = "duel", max_hands: int = 40
+) -> DuelGame:
+    """Game ``index`` of a duel of level ``a`` against level ``b``."""
     rules = CLASSIC4 if players == 4 else CLASSIC2
+    game_seed = f"{seed}:{index // 2}"  # the same deals twice, once from each side
+    a_team = index % 2
+    bots = [find_bot(a if seat % 2 == a_team else b, seed=f"{game_seed}:{seat}")
+            for seat in range(players)]  # fmt: skip
+    result = play_game(bots, game_seed, rules, max_hands)
+    stopped = result.winner is None
+    if stopped:
+        ours, theirs = result.totals[a_team], result.totals[1 - a_team]
+        share = 0.5 if ours == theirs else 1.0 if ours > theirs else 0.0
+    else:
+        share = 1.0 if result.winner == a_team else 0.0
+    simulations: dict[str, int] = {}
+    for bot in bots:
+        count = getattr(bot, "simulations", None)
+        if isinstance(count, int):
+            simulations[bot.name] = simulations.get(bot.name, 0) + count
+    return DuelGame(share, stopped, result.seconds_by_bot, simulations)
+
+
+def _duel_game(args: tuple[str, str, int, int, str, int]) -> DuelGame:
+    return duel_game(*args)
+
+
+def duel(
+    a: str,
+    b: str,
+    games: int,
+    players: int = 4,
+    seed: str = "duel",
+    max_hands: int = 40,
+    workers: int = 1,
+) -> DuelResult:
+    """``games`` games of level ``a`` against level ``b``, seats swapped every other game.
+
+    With ``workers`` > 1 the games are shared among that many processes; each game depends
+    only on its seeds, so the result is the same, and each think time is still measured on
+    one core (inside its worker)."""
+    jobs = [(a, b, i, players, seed, max_hands) for i in range(games)]
+    if workers > 1 and games > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            played = pool.map(_duel_game, jobs, chunksize=1)
+    else:
+        played = [_duel_game(job) for job in jobs]
     wins = 0.0
     stopped = 0
     timings: dict[str, list[float]] = {}
-    for i in range(games):
-        game_seed = f"{seed}:{i // 2}"  # the same deals twice, once from each side
-        a_team = i % 2
-        bots = [find_bot(a if seat % 2 == a_team else b, seed=f"{game_seed}:{seat}")
-                for seat in range(players)]  # fmt: skip
-        result = play_game(bots, game_seed, rules, max_hands)
-        for name, values in result.seconds_by_bot.items():
+    simulations: dict[str, int] = {}
+    for game in played:
+        wins += game.share
+        stopped += game.stopped
+        for name, values in game.seconds_by_bot.items():
             timings.setdefault(name, []).extend(values)
-        if result.winner is None:
-            wins += 0.5 if result.totals[a_team] == result.totals[1 - a_team] else (
-                1.0 if result.totals[a_team] > result.totals[1 - a_team] else 0.0)  # fmt: skip
-            stopped += 1
-        elif result.winner == a_team:
-            wins += 1
-    return DuelResult(a, b, games, wins, wilson(wins, games), timings, stopped)
+        for name, count in game.simulations_by_bot.items():
+            simulations[name] = simulations.get(name, 0) + count
+    return DuelResult(a, b, games, wins, wilson(wins, games), timings, stopped, simulations)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -131,8 +181,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--players", type=int, choices=(2, 4), default=4)
     parser.add_argument("--seed", default="duel")
+    parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args(argv)
-    result = duel(args.a, args.b, args.games, args.players, args.seed)
+    result = duel(args.a, args.b, args.games, args.players, args.seed, workers=args.workers)
     print(result.line())
     for name, values in sorted(result.seconds_by_bot.items()):
         values = sorted(values)

@@ -6,11 +6,21 @@ search player can reuse it as its prior and rollout policy.
 
 from __future__ import annotations
 
+from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from canasta_teach.engine import Add, Discard, Kind, Meld, Move, TakePile, card_value, parse_kind
-from canasta_teach.engine.cards import NUM_KINDS
+from canasta_teach.engine import (
+    Add,
+    Discard,
+    Kind,
+    Meld,
+    Move,
+    State,
+    TakePile,
+    parse_kind,
+)
+from canasta_teach.engine.cards import NUM_KINDS, VALUES
 
 WILDS = (int(Kind.JOKER), int(Kind.TWO))
 BLACK3 = int(Kind.BLACK_THREE)
@@ -20,7 +30,8 @@ BLACK3 = int(Kind.BLACK_THREE)
 WHY_CODES = (
     "draw", "take_pile", "meld_most", "add_most", "add", "add_for_canasta", "meld_natural",
     "meld_first", "meld_canasta", "discard", "discard_black_three", "freeze_pile", "safe_discard",
-    "answer_yes", "answer_yes_always", "answer_no", "only_move",
+    "answer_yes", "answer_yes_always", "answer_no", "only_move", "ask_partner", "going_out",
+    "searched",
 )  # fmt: skip
 
 
@@ -94,6 +105,44 @@ def seen(view: dict[str, Any]) -> Seen:
     )
 
 
+def seen_in_world(state: State, seat: int) -> Seen:
+    """``seen(player_view(state, seat))``, read straight off the state (no view to build).
+
+    Only for states a search player deals itself (``engine.determinize`` worlds), where
+    reading the state cannot reveal a real hidden card; it reads exactly what the view shows
+    (a test holds the two equal)."""
+    team = seat % 2
+    ours, theirs = state.melds[team], state.melds[1 - team]
+
+    def table_value(t: int) -> int:
+        total = 100 * state.red_threes[t]
+        for g in state.melds[t].values():
+            total += g.value
+            if g.size >= 7:
+                total += 500 if g.is_natural else 300
+        return total
+
+    top = state.pile_top
+    return Seen(
+        hand=tuple(state.hands[seat]),
+        team=team,
+        pile_top=int(top) if top is not None else None,
+        pile_size=len(state.pile),
+        pile_frozen_for_all=state.pile_freezers > 0,
+        our_melds={r: g.size for r, g in ours.items()},
+        their_melds={r: g.size for r, g in theirs.items()},
+        our_canastas=state.canastas(team),
+        their_canastas=state.canastas(1 - team),
+        our_down=state.down[team],
+        their_down=state.down[1 - team],
+        our_table_value=table_value(team),
+        their_table_value=table_value(1 - team),
+        next_hand_size=state.hand_size((seat + 1) % state.players),
+        phase=state.phase.value,
+        to_move_is_me=state.to_move == seat,
+    )
+
+
 def cards_of(move: Move) -> tuple[int, ...]:
     if isinstance(move, Meld | Add | TakePile):
         return tuple(int(k) for k in move.cards)
@@ -124,16 +173,31 @@ class DiscardWeights:
 
 def discard_score(card: int, s: Seen, w: DiscardWeights) -> float:
     """How good throwing ``card`` away is, for the normal player."""
-    score = w.value * card_value(Kind(card))
+    return discard_value(card, s.hand, s.pile_size, s.pile_frozen_for_all, s.their_down,
+                         s.their_melds, s.our_melds, w)  # fmt: skip
+
+
+def discard_value(
+    card: int,
+    hand: Sequence[int],
+    pile_size: int,
+    pile_frozen_for_all: bool,
+    their_down: bool,
+    their_ranks: Container[int],
+    our_ranks: Container[int],
+    w: DiscardWeights,
+) -> float:
+    """``discard_score`` from its facts, for a search player's rollouts (no ``Seen`` built)."""
+    score = w.value * VALUES[card]
     if card == BLACK3:
         return score + w.black_three
     if card in WILDS:
-        threat = s.pile_size >= w.freeze_pile_size and not s.pile_frozen_for_all and s.their_down
-        return score + (w.freeze_with_wild if threat else w.wild) - card_value(Kind(card)) / 10
-    count = s.hand[card]
+        threat = pile_size >= w.freeze_pile_size and not pile_frozen_for_all and their_down
+        return score + (w.freeze_with_wild if threat else w.wild) - VALUES[card] / 10
+    count = hand[card]
     score += w.single if count == 1 else w.pair if count == 2 else w.many
-    if card in s.their_melds and not s.pile_frozen_for_all:
+    if card in their_ranks and not pile_frozen_for_all:
         score += w.their_meld
-    if card in s.our_melds:
+    if card in our_ranks:
         score += w.our_meld
     return score
