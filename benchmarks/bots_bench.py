@@ -3,7 +3,7 @@
 Each pair plays games to 5,000 (the same deals twice, once from each side) at four and at two
 players, and prints one line a pair, ``normal vs easy: 61.2% (95% CI 57.0–65.3%, 500
 games)``, then each level's think time per decision on one core. ``hard`` plays ``--hard-games``
-games (it thinks ~100 times longer), shared among ``--workers`` processes: every game depends
+games (it thinks some 300 times longer), shared among ``--workers`` processes: every game depends
 only on its seeds, so the figures do not depend on the number of workers, and each think time
 is measured inside its worker, on one core. Targets: the stronger level's interval excludes
 50%; median think time under 50 ms for easy and normal, under 1,000 ms for hard.
