@@ -56,7 +56,6 @@ from canasta_teach.engine.game import Game, daily_seed
 from canasta_teach.engine.savefile import SaveFileError, game_from_json, game_to_json
 from canasta_teach.engine.state import Phase
 
-from .goout import plan_for_selection
 from .table import CardTable, TableController, Translator
 
 log = logging.getLogger(__name__)
@@ -226,23 +225,9 @@ class _GameTable(TableController):
         return verdict
 
     def _go_out(self, cards: list[Kind]) -> None:
-        state = self.state
-        if state.phase is not Phase.MELD:
-            reason = state.check(Discard(Kind.JOKER)).reason  # the phase refusal
-            if reason is not None:
-                self.refuse(reason)
-                return
-        plan = plan_for_selection(state, cards)
-        if plan is None:
-            self.say("refusal", self.tr.ui("msg.go_out_select"))
-            return
-        if plan.moves is None:
-            if plan.reason is not None:
-                self.refuse(plan.reason)
-            else:
-                self.say("refusal", self.tr.ui("msg.go_out_cards_left"))
-            return
-        self.owner.learner_moves(plan.moves)
+        moves = self.going_out_moves(cards)
+        if moves is not None:
+            self.owner.learner_moves(moves)
 
 
 @dataclass
@@ -597,12 +582,7 @@ class FullGame:
             doc = self.store.load(player)
         except SaveFileError as error:
             log.warning("saved game of %s unreadable: %s", player, error)
-            try:
-                kept = self.store.set_aside(player)
-            except OSError:
-                kept = self.store.path(player).name
-            self.notice = self.tr.ui("game.full.save_unreadable", name=kept)
-            self._save()
+            self._keep_unreadable(player)
             self.render()
             return
         if doc is None or played:
@@ -612,13 +592,18 @@ class FullGame:
             self._restore(doc)
         except (SaveFileError, ValueError, KeyError, TypeError) as error:
             log.warning("saved game of %s refused: %s", player, error)
-            try:
-                kept = self.store.set_aside(player)
-            except OSError:
-                kept = self.store.path(player).name
-            self.notice = self.tr.ui("game.full.save_unreadable", name=kept)
-            self._save()
+            self._keep_unreadable(player)
         self.render()
+
+    def _keep_unreadable(self, player: str) -> None:
+        """Rename a save we cannot use out of the way (never delete it), say so, and save
+        the fresh game in its place."""
+        try:
+            kept = self.store.set_aside(player)
+        except OSError:
+            kept = self.store.path(player).name
+        self.notice = self.tr.ui("game.full.save_unreadable", name=kept)
+        self._save()
 
     def to_json(self) -> dict[str, Any]:
         return {

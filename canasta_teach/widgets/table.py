@@ -429,28 +429,36 @@ class TableController:
         self.render()
         return verdict
 
-    def _go_out(self, cards: list[Kind]) -> None:
+    def going_out_moves(self, cards: list[Kind]) -> tuple[Move, ...] | None:
+        """The moves that go out with the selection ``cards``, or None after telling the
+        learner why not (the engine's reason, or what the selection lacks)."""
         state = self.state
         if state.phase is not Phase.MELD:
             reason = state.check(Discard(Kind.JOKER)).reason  # the phase refusal
             if reason is not None:
                 self.refuse(reason)
-                return
+                return None
         plan = plan_for_selection(state, cards)
         if plan is None:
             self.say("refusal", self.tr.ui("msg.go_out_select"))
-            return
+            return None
         if plan.moves is None:
             if plan.reason is not None:
                 self.refuse(plan.reason)
             else:
                 self.say("refusal", self.tr.ui("msg.go_out_cards_left"))
+        return plan.moves
+
+    def _go_out(self, cards: list[Kind]) -> None:
+        moves = self.going_out_moves(cards)
+        if moves is None:
             return
+        state = self.state
         trial = state.copy()
-        for move in plan.moves:
+        for move in moves:
             trial.apply(move)
         if self.check_move is not None:
-            blocked = self.check_move(plan.moves[-1], Verdict())
+            blocked = self.check_move(moves[-1], Verdict())
             if blocked is not None:
                 self.message = blocked
                 self.render()
@@ -458,7 +466,7 @@ class TableController:
         self.state = trial  # all or nothing: the copy went out, so it becomes the table
         self.say("success", self.tr.ui("msg.went_out"))
         if self.on_move is not None:
-            self.on_move(plan.moves[-1], Verdict())
+            self.on_move(moves[-1], Verdict())
         self.render()
 
     def _success_text(
