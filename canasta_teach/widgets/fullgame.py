@@ -433,7 +433,7 @@ class FullGame:
         if self.players != 4 or seat != 2 or not self.narration:
             return
         with contextlib.suppress(Exception):
-            self.narration[-1].why = self.tr.bot_choice(choice.why, choice.facts)  # type: ignore[attr-defined]
+            self.narration[-1].why = self.tr.bot_choice(choice.why, choice.facts)
 
     def _narrate(self, seat: int, events: Sequence[Event]) -> None:
         for event in events:
@@ -442,7 +442,7 @@ class FullGame:
             if event.seat == LEARNER and event.code in OWN_QUIET:
                 continue
             try:
-                text = self.tr.event(event, self.players)  # type: ignore[attr-defined]
+                text = self.tr.event(event, self.players)
             except Exception:  # noqa: BLE001 - a missing sentence must not stop the game
                 log.exception("no sentence for event %r", event)
                 continue
@@ -528,7 +528,7 @@ class FullGame:
             self.hint = self.tr.ui("game.full.hint_wait")
         else:
             choice = find_bot("normal", seed=f"{self.game.seed}/hint").step(state)
-            why = self.tr.bot_choice(choice.why, choice.facts)  # type: ignore[attr-defined]
+            why = self.tr.bot_choice(choice.why, choice.facts)
             self.hint = self.tr.ui("game.full.hint", move=describe_move(self.tr, choice.move),
                                    why=why)  # fmt: skip
         self.render()
@@ -801,40 +801,16 @@ class FullGame:
             mode_text = tr.ui("game.full.mode.daily", date=self.day.isoformat())
         else:
             mode_text = tr.ui("game.full.mode.practice")
+        level = self.pending.get("level", self.level)
+        players = self.pending.get("players", self.players)
         groups = [
-            {
-                "id": "level",
-                "label": tr.ui("game.full.level_label"),
-                "choices": [
-                    {
-                        "id": f"level:{lv}",
-                        "label": tr.ui(LEVEL_KEYS[lv]),
-                        "pressed": lv == self.pending.get("level", self.level),
-                    }  # fmt: skip
-                    for lv in levels()
-                ],
-            },
-            {
-                "id": "players",
-                "label": tr.ui("game.full.players_label"),
-                "choices": [
-                    {
-                        "id": f"players:{n}",
-                        "label": tr.ui(PLAYER_KEYS[n]),
-                        "pressed": n == self.pending.get("players", self.players),
-                    }  # fmt: skip
-                    for n in (4, 2)
-                ],
-            },
-            {
-                "id": "pace",
-                "label": tr.ui("game.full.pace_label"),
-                "choices": [
-                    {"id": f"pace:{p}", "label": tr.ui(PACE_KEYS[p]), "pressed": p == self.pace}
-                    for p in PACES
-                ],
-            },
-        ]
+            _setting(tr.ui("game.full.level_label"), "level",
+                     [(lv, tr.ui(LEVEL_KEYS[lv]), lv == level) for lv in levels()]),
+            _setting(tr.ui("game.full.players_label"), "players",
+                     [(n, tr.ui(PLAYER_KEYS[n]), n == players) for n in (4, 2)]),
+            _setting(tr.ui("game.full.pace_label"), "pace",
+                     [(p, tr.ui(PACE_KEYS[p]), p == self.pace) for p in PACES]),
+        ]  # fmt: skip
         form = None
         if self.mode == "daily" and self.game.is_over and not self.board_done:
             form = {"id": "board", "field": "name", "label": tr.ui("game.full.board.name_label"),
@@ -905,7 +881,7 @@ def breakdown_sheet(tr: Translator, state: State, number: int) -> dict[str, Any]
             why, _parts = line_facts(tr, state, LEARNER, t, line)
             lines.append({
                 "id": f"{t}-{i}",
-                "label": tr.score_label(line),  # type: ignore[attr-defined]
+                "label": tr.score_label(line),
                 "value": _signed(line.points),
                 "why": _capitalised(why),
                 "rule": line.rule,
@@ -920,6 +896,18 @@ def breakdown_sheet(tr: Translator, state: State, number: int) -> dict[str, Any]
                       "value": _signed(score.total)},
         })  # fmt: skip
     return {"label": tr.ui("game.full.breakdown", number=tr.number(number)), "teams": teams}
+
+
+def _setting(label: str, name: str, options: list[tuple[Any, str, bool]]) -> dict[str, Any]:
+    """A row of setting buttons (``name:value`` controls), the chosen one pressed."""
+    return {
+        "id": name,
+        "label": label,
+        "choices": [
+            {"id": f"{name}:{value}", "label": text, "pressed": pressed}
+            for value, text, pressed in options
+        ],
+    }
 
 
 def _signed(points: int) -> str:
