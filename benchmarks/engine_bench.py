@@ -2,9 +2,10 @@
 
 Reports complete 4-player hands per second on one core, moves per second, the mean time
 of ``legal_moves``, peak memory (tracemalloc and the process's max RSS), and the import
-time of ``canasta_teach.engine`` (in fresh interpreters, minus bare start-up).
+time of ``canasta_teach.engine`` (in fresh interpreters, minus bare start-up); then the same
+for complete Hand and Foot rounds (270 cards, a hand and a foot each).
 
-    python -m benchmarks.engine_bench [--hands N] [--json]
+    python -m benchmarks.engine_bench [--hands N] [--rounds N] [--json]
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import time
 import tracemalloc
 from typing import Any
 
-TARGETS = {"hands_per_s": 1000.0, "import_ms": 150.0, "peak_mb": 100.0}
+TARGETS = {"hands_per_s": 1000.0, "import_ms": 150.0, "peak_mb": 100.0, "rounds_per_s": 150.0}
 
 
 def play_hands(count: int, players: int = 4, first_seed: int = 0) -> dict[str, float]:
@@ -64,6 +65,44 @@ def play_hands(count: int, players: int = 4, first_seed: int = 0) -> dict[str, f
     }
 
 
+def play_rounds(count: int, first_seed: int = 0) -> dict[str, float]:
+    """Complete Hand and Foot rounds by random legal play (as ``play_hands``)."""
+    from canasta_teach.engine.handfoot import HandFootState
+
+    moves = 0
+    legal_time = 0.0
+    legal_calls = 0
+    tick = time.perf_counter
+    start = time.process_time()
+    for seed in range(first_seed, first_seed + count):
+        state = HandFootState.deal(seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            t0 = tick()
+            options = state.legal_moves()
+            legal_time += tick() - t0
+            legal_calls += 1
+            state.apply(options[rng.randrange(len(options))])
+            moves += 1
+    elapsed = time.process_time() - start
+    return {
+        "rounds": count,
+        "seconds": elapsed,
+        "rounds_per_s": count / elapsed,
+        "moves_per_s": moves / elapsed,
+        "moves_per_round": moves / count,
+        "legal_moves_us": 1e6 * legal_time / legal_calls,
+    }
+
+
+def round_memory(rounds: int = 30) -> dict[str, float]:
+    tracemalloc.start()
+    play_rounds(rounds, first_seed=50_000)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return {"traced_peak_mb": peak / 2**20}
+
+
 def import_ms(repeats: int = 7) -> float:
     """Median extra wall time of ``import canasta_teach.engine`` in a fresh interpreter."""
 
@@ -86,13 +125,20 @@ def peak_memory(hands: int = 50) -> dict[str, float]:
     return {"traced_peak_mb": peak / 2**20, "max_rss_mb": rss_kb / 1024}
 
 
-def run(hands: int = 1000) -> dict[str, Any]:
+def run(hands: int = 1000, rounds: int = 300) -> dict[str, Any]:
     play_hands(20)  # warm up
     best = max((play_hands(hands // 3, first_seed=1000 * i) for i in range(3)),
                key=lambda r: r["hands_per_s"])  # fmt: skip
     two = play_hands(hands // 3, players=2)
     memory = peak_memory()
-    return {"four_player": best, "two_player": two, "memory": memory, "import_ms": import_ms()}
+    play_rounds(10)  # warm up
+    handfoot = max((play_rounds(rounds // 3, first_seed=10_000 * (i + 1)) for i in range(3)),
+                   key=lambda r: r["rounds_per_s"])  # fmt: skip
+    handfoot_memory = round_memory()
+    rss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    handfoot_memory["max_rss_mb"] = rss_kb / 1024
+    return {"four_player": best, "two_player": two, "memory": memory, "import_ms": import_ms(),
+            "hand_and_foot": handfoot, "hand_and_foot_memory": handfoot_memory}  # fmt: skip
 
 
 def report(result: dict[str, Any]) -> str:
@@ -119,15 +165,29 @@ def report(result: dict[str, Any]) -> str:
         f"  import engine         {result['import_ms']:9.1f} ms   "
         f"target < {TARGETS['import_ms']:.0f}  {mark(result['import_ms'] < TARGETS['import_ms'])}",
     ]
+    hf, hf_mem = result["hand_and_foot"], result["hand_and_foot_memory"]
+    lines += [
+        "engine: Hand and Foot, random legal play of complete rounds, one core, per CPU second",
+        f"  rounds/s              {hf['rounds_per_s']:9.0f}   "
+        f"target >= {TARGETS['rounds_per_s']:.0f}  "
+        f"{mark(hf['rounds_per_s'] >= TARGETS['rounds_per_s'])}",
+        f"  moves/s               {hf['moves_per_s']:9.0f}   "
+        f"({hf['moves_per_round']:.0f} moves/round)",
+        f"  legal_moves mean      {hf['legal_moves_us']:9.1f} us",
+        f"  peak memory (traced)  {hf_mem['traced_peak_mb']:9.2f} MB",
+        f"  peak memory (max RSS) {hf_mem['max_rss_mb']:9.1f} MB   "
+        f"target < {TARGETS['peak_mb']:.0f}  {mark(hf_mem['max_rss_mb'] < TARGETS['peak_mb'])}",
+    ]
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=900)
+    parser.add_argument("--rounds", type=int, default=300)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    result = run(args.hands)
+    result = run(args.hands, args.rounds)
     print(json.dumps(result, indent=2) if args.json else report(result))
     return 0
 

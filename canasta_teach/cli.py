@@ -326,11 +326,19 @@ def _team_dict(tr: Translator, team: TeamScore, name: str, before: int) -> dict[
     }
 
 
-def _say_team(out: _Out, team: dict[str, Any]) -> None:
+def _say_team(out: _Out, team: dict[str, Any], rounds: bool = False) -> None:
+    """One team's lines and totals; ``rounds``: Hand and Foot, where a deal is a round (and
+    "hand" means the player's first set of cards)."""
     tr = out.tr
     out.say(_safe(tr.team, team["team"], team["team"]))
     for line in team["lines"]:
         out.say(f"  {line['text']}")
+    if rounds:
+        out.say("  " + _t(tr, "cli.round_total", "Round total: {points}", points=team["total"]))
+        cumulative = _t(tr, "cli.cumulative_round", "Game score: {before} before this round, "
+                        "{after} after it", before=team["before"], after=team["after"])  # fmt: skip
+        out.say("  " + cumulative)
+        return
     out.say("  " + _t(tr, "cli.hand_total", "Hand total: {points}", points=team["total"]))
     out.say("  " + _t(tr, "cli.cumulative", "Game score: {before} before this hand, {after} "
                       "after it", before=team["before"], after=team["after"]))  # fmt: skip
@@ -349,18 +357,27 @@ def _score(out: _Out, state: State) -> int:
             "teams": rows,
         }))  # fmt: skip
         return EXIT_OK
-    if end is None:
+    rounds = bool(state.rules.rounds)
+    if end is None and rounds:
+        out.say(_t(tr, "cli.round_not_over", "The round is not over: this is what each team "
+                   "would score if it ended now (no going-out bonus)."))  # fmt: skip
+    elif end is None:
         out.say(_t(tr, "cli.score_not_over", "The hand is not over: this is what each team "
                    "would score if it ended now (no going-out bonus)."))  # fmt: skip
     else:
         seat = _safe(tr.seat, seats[end.seat], seats[end.seat])
-        out.say(_t(tr, f"cli.ended_{end.how}", _ENDED[end.how], seat=seat))
+        key = f"cli.round_ended_{end.how}" if rounds else f"cli.ended_{end.how}"
+        out.say(_t(tr, key, (_ROUND_ENDED if rounds else _ENDED)[end.how], seat=seat))
     for row in rows:
         out.say()
-        _say_team(out, row)
+        _say_team(out, row, rounds)
     return EXIT_OK
 
 
+_ROUND_ENDED = {
+    "out": "The round is over: {seat} went out.",
+    "stock": "The round is over: the stock ran out on {seat}'s turn.",
+}
 _ENDED = {
     "out": "The hand is over: {seat} went out.",
     "concealed": "The hand is over: {seat} went out concealed.",

@@ -528,7 +528,14 @@ def _facts_strategy(code: str) -> st.SearchStrategy[dict[str, Any]]:
         "seat": st.sampled_from(["S", "W", "N", "E"]),
         "team": st.sampled_from(["NS", "EW", "S", "N"]),
         "score": st.integers(5000, 12000),
+        # Hand and Foot (H-OUT-1, H-OUT-2): piles of each kind, had and needed.
+        "clean": counts, "dirty": counts, "wild": st.integers(0, 2),
+        "needed_clean": st.integers(0, 5), "needed_dirty": st.integers(0, 5),
+        "needed_wild": st.integers(0, 2),
     }  # fmt: skip
+    if code == "pile_full":
+        by_name["rank"] = st.sampled_from([*NATURAL_RANKS, "JK"])
+        by_name["count"] = st.integers(8, 12)
     if code == "too_few":
         # One card of a meld rank, then maybe a second: the same rank or a wild card.
         by_name["cards"] = st.sampled_from(MELD_RANKS).flatmap(
@@ -549,7 +556,7 @@ def reasons(draw: st.DrawFn) -> Reason:
     facts = draw(_facts_strategy(code))
     if code == "too_few":
         facts["count"] = len(facts["cards"])
-    if "offered" in facts:
+    if "offered" in facts and code != "take_needs_pair":  # Hand and Foot's never names them
         facts["offered"] = draw(_offered(code, facts))
     return Reason(code, rule, facts)
 
@@ -613,7 +620,14 @@ def _assert_names_the_facts(t: Translator, reason: Reason, text: str) -> None:
         assert all(t.card_plural(r) in text for r in facts["ranks"])
     if "card" in facts:
         assert t.card_name(facts["card"]) in text
-    if "offered" in facts:
+    if reason.code == "take_needs_pair":
+        # Hand and Foot (H-PILE-1): the natural cards held are named; a pair means "select".
+        held_naturals = int(facts["naturals_held"])
+        if held_naturals:
+            assert t.card(facts["rank"], held_naturals) in text, (reason, text)
+        key = t.reason_parts(reason)[0]
+        assert (key == "reason.take_needs_pair.select") == (held_naturals >= 2), key
+    elif "offered" in facts:
         held = _held_tokens(dict(facts))
         if held:
             assert t.cards(held) in text, (reason, text)

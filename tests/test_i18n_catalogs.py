@@ -310,7 +310,11 @@ def _error_sites(module: str, constructors: dict[str, int]) -> dict[str, list[se
     return sites
 
 
-NOTATION_SITES = _error_sites("notation.py", {"_tok_error": 1, "error": 0, "NotationError": 0})
+_NOTATION_CALLS = {"_tok_error": 1, "error": 0, "NotationError": 0}
+NOTATION_SITES = _error_sites("notation.py", _NOTATION_CALLS)
+# Hand and Foot positions (engine/handfoot_notation.py) raise the same kind of errors.
+for _code, _facts in _error_sites("handfoot_notation.py", _NOTATION_CALLS).items():
+    NOTATION_SITES.setdefault(_code, []).extend(_facts)
 SAVE_SITES = _error_sites("savefile.py", {"SaveFileError": 0})
 
 

@@ -711,7 +711,7 @@ def test_parse_move_forms(text: str, move: Move) -> None:
         ("meld", "missing_cards", 1, "meld"),
         ("add 7 7 2", "missing_colon", 7, "7"),
         ("add 7:", "missing_cards", 6, ":"),
-        ("add JK: 7", "bad_rank", 5, "JK"),
+        ("add 2: 7", "bad_rank", 5, "2"),
         ("add : 7", "missing_rank", 5, ":"),
         ("discard", "missing_cards", 1, "discard"),
         ("discard 9 9", "extra_token", 11, "9"),

@@ -17,10 +17,11 @@ from canasta_teach.engine.reasons import REASONS, RULES
 REPO = Path(__file__).resolve().parents[1]
 TABLE = REPO / "docs" / "reasons.md"
 CLASSIC_MD = REPO.parent / "shared" / "rules" / "classic.md"
+HANDFOOT_MD = CLASSIC_MD.with_name("hand-and-foot.md")
 ROW = re.compile(
     r"^\| `(?P<code>[a-z_]+)` \| (?P<rules>[^|]+) \| (?P<when>[^|]+) \| (?P<words>.+) \|$"
 )
-QUOTE = re.compile(r"(C-[A-Z]+-\d+): \"((?:[^\"\\]|\\.)+)\"")
+QUOTE = re.compile(r"([CH]-[A-Z]+-\d+): \"((?:[^\"\\]|\\.)+)\"")
 
 
 def table() -> dict[str, tuple[tuple[str, ...], str]]:
@@ -65,10 +66,11 @@ def test_the_parser_sees_a_wrong_citation() -> None:
 def _rule_texts() -> dict[str, str]:
     """Rule id -> its list item in classic.md (markdown emphasis kept, as quoted)."""
     texts: dict[str, str] = {}
-    for line in CLASSIC_MD.read_text(encoding="utf-8").splitlines():
-        match = re.match(r"^- `(C-[A-Z]+-\d+)`(.*)$", line)
-        if match:
-            texts[match[1]] = match[2]
+    for path in (CLASSIC_MD, HANDFOOT_MD):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            match = re.match(r"^- `([CH]-[A-Z]+-\d+)`(.*)$", line)
+            if match:
+                texts[match[1]] = match[2]
     return texts
 
 

@@ -17,6 +17,10 @@ Levels are data (:data:`BOTS`), like ``engine.rules.PRESETS``; ``find_bot`` rais
 (``players``); "hard" searches: it plays the normal player's moves out in worlds dealt again
 from what it sees and keeps the move that comes out best (``search``; a few tens of
 milliseconds a decision).
+
+The same bots play Hand and Foot: ``step`` hands a state whose ``rules.family`` is
+"handfoot" to the level's Hand and Foot player (``handfoot``: ``HandFootEasy``,
+``HandFootNormal``, ``HandFootHard``), so a table needs no branch per variant.
 """
 
 from __future__ import annotations

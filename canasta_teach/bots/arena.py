@@ -5,6 +5,7 @@ games)`` plays ``games`` games with the two levels' seats swapped every other ga
 ``a``'s share of the games won with a 95% Wilson interval.
 
     python -m canasta_teach.bots.arena normal easy --games 100 [--players 2] [--workers 2]
+    python -m canasta_teach.bots.arena normal easy --games 40 --variant handfoot
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 
 from canasta_teach.engine import CLASSIC2, CLASSIC4, RuleSet
 from canasta_teach.engine.game import Game
+from canasta_teach.engine.rules import HAND_AND_FOOT
 
 from . import Bot, find_bot
 
@@ -111,10 +113,20 @@ class DuelGame:
 
 
 def duel_game(
-    a: str, b: str, index: int, players: int = 4, seed: str = "duel", max_hands: int = 40
+    a: str,
+    b: str,
+    index: int,
+    players: int = 4,
+    seed: str = "duel",
+    max_hands: int = 40,
+    variant: str = "classic",
 ) -> DuelGame:
-    """Game ``index`` of a duel of level ``a`` against level ``b``."""
-    rules = CLASSIC4 if players == 4 else CLASSIC2
+    """Game ``index`` of a duel of level ``a`` against level ``b`` (``variant``: "classic",
+    at ``players``, or "handfoot", four players and four rounds, H-GAME-1)."""
+    if variant == "handfoot":
+        rules, players = HAND_AND_FOOT, 4
+    else:
+        rules = CLASSIC4 if players == 4 else CLASSIC2
     game_seed = f"{seed}:{index // 2}"  # the same deals twice, once from each side
     a_team = index % 2
     bots = [find_bot(a if seat % 2 == a_team else b, seed=f"{game_seed}:{seat}")
@@ -124,6 +136,8 @@ def duel_game(
     if stopped:
         ours, theirs = result.totals[a_team], result.totals[1 - a_team]
         share = 0.5 if ours == theirs else 1.0 if ours > theirs else 0.0
+        # Hand and Foot ends after its rounds; no winner there is a tie, not a stop.
+        stopped = result.stopped_hands > 0 or not rules.rounds or result.hands < rules.rounds
     else:
         share = 1.0 if result.winner == a_team else 0.0
     simulations: dict[str, int] = {}
@@ -134,7 +148,7 @@ def duel_game(
     return DuelGame(share, stopped, result.seconds_by_bot, simulations)
 
 
-def _duel_game(args: tuple[str, str, int, int, str, int]) -> DuelGame:
+def _duel_game(args: tuple[str, str, int, int, str, int, str]) -> DuelGame:
     return duel_game(*args)
 
 
@@ -146,13 +160,14 @@ def duel(
     seed: str = "duel",
     max_hands: int = 40,
     workers: int = 1,
+    variant: str = "classic",
 ) -> DuelResult:
     """``games`` games of level ``a`` against level ``b``, seats swapped every other game.
 
     With ``workers`` > 1 the games are shared among that many processes; each game depends
     only on its seeds, so the result is the same, and each think time is still measured on
     one core (inside its worker)."""
-    jobs = [(a, b, i, players, seed, max_hands) for i in range(games)]
+    jobs = [(a, b, i, players, seed, max_hands, variant) for i in range(games)]
     if workers > 1 and games > 1:
         import multiprocessing
 
@@ -182,8 +197,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--players", type=int, choices=(2, 4), default=4)
     parser.add_argument("--seed", default="duel")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--variant", choices=("classic", "handfoot"), default="classic")
     args = parser.parse_args(argv)
-    result = duel(args.a, args.b, args.games, args.players, args.seed, workers=args.workers)
+    result = duel(args.a, args.b, args.games, args.players, args.seed, workers=args.workers,
+                  variant=args.variant)  # fmt: skip
     print(result.line())
     for name, values in sorted(result.seconds_by_bot.items()):
         values = sorted(values)

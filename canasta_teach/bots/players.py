@@ -32,6 +32,7 @@ from canasta_teach.engine.goingout import going_out_plan
 from canasta_teach.engine.rng import SplitMix64, seed_to_int
 from canasta_teach.engine.view import player_view
 
+from .handfoot import HandFootEasy, HandFootNormal
 from .heuristics import (
     BLACK3,
     WILDS,
@@ -44,15 +45,27 @@ from .heuristics import (
     wild_count,
 )
 
+HandFootBot = HandFootEasy | HandFootNormal
+
 
 class _Player:
     name = "bot"
 
     def __init__(self, seed: int | str = 0) -> None:
         self.seed = seed
+        self._handfoot: HandFootBot | None = None
+
+    def handfoot(self) -> HandFootBot:
+        """This level's Hand and Foot player (``bots.handfoot``), made on first use."""
+        if self._handfoot is None:
+            make = HandFootNormal if self.name == "normal" else HandFootEasy
+            self._handfoot = make(self.seed)
+        return self._handfoot
 
     def step(self, state: State) -> Choice:
         """A legal move for the seat to move (``state.to_move``), and why."""
+        if state.rules.family == "handfoot":
+            return self.handfoot().step(state)
         view = player_view(state, state.to_move)
         moves = state.legal_moves()
         if not moves:
@@ -116,7 +129,10 @@ class NormalBot(_Player):
     def step(self, state: State) -> Choice:
         """As every player, plus going out: when it can go out this turn it first asks its
         partner (C-ASK-1, four players), and after a yes it goes out.  The plan reads only
-        its own hand and the table (``engine.goingout``)."""
+        its own hand and the table (``engine.goingout``).  A Hand and Foot state goes to the
+        variant's normal player (``bots.handfoot``)."""
+        if state.rules.family == "handfoot":
+            return self.handfoot().step(state)
         view = player_view(state, state.to_move)
         moves = state.legal_moves()
         if not moves:

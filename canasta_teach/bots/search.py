@@ -63,6 +63,7 @@ from canasta_teach.engine.rng import SplitMix64, seed_to_int
 from canasta_teach.engine.scoring import score_hand
 from canasta_teach.engine.view import player_view
 
+from .handfoot import HandFootHard
 from .heuristics import Choice, DiscardWeights, discard_value
 from .players import NormalBot
 
@@ -450,6 +451,14 @@ class HardBot:
         self.normal = NormalBot(seed)
         #: Rollouts played so far (for the benchmark's simulations per second).
         self.simulations = 0
+        self._handfoot: HandFootHard | None = None
+
+    def handfoot(self) -> HandFootHard:
+        """The Hand and Foot search player (``bots.handfoot``), made on first use; its
+        rollouts count in ``simulations`` too."""
+        if self._handfoot is None:
+            self._handfoot = HandFootHard(self.seed)
+        return self._handfoot
 
     def rng(self, view: dict[str, Any]) -> SplitMix64:
         """A generator for one decision, from the seed and everything the seat sees."""
@@ -458,7 +467,13 @@ class HardBot:
         return SplitMix64(int.from_bytes(digest[:8], "big"))
 
     def step(self, state: State) -> Choice:
-        """A legal move for the seat to move, and why."""
+        """A legal move for the seat to move, and why (Hand and Foot: ``HandFootHard``)."""
+        if state.rules.family == "handfoot":
+            bot = self.handfoot()
+            before = bot.simulations
+            choice = bot.step(state)
+            self.simulations += bot.simulations - before
+            return choice
         seat = state.to_move
         base = self.normal.step(state)  # the prior: the normal player's move and reason
         moves = state.legal_moves()

@@ -21,12 +21,20 @@ _RED3 = int(Kind.RED_THREE)
 
 def determinize(state: State, seat: int, rng: SplitMix64) -> State:
     """A copy of ``state`` with the cards hidden from ``seat`` dealt again with ``rng``."""
+    from .handfoot import HandFootState
+
     world = state.copy()
     others = [s for s in range(state.players) if s != seat]
     unseen: list[int] = []
     for other in others:
         for kind in range(NUM_KINDS):
             unseen.extend([kind] * world.hands[other][kind])
+    # Hand and Foot: every foot still face down is unseen, the seat's own too (H-DEAL-1).
+    feet = world.feet if isinstance(world, HandFootState) else None
+    if feet is not None:
+        for foot in feet:
+            for kind in range(NUM_KINDS):
+                unseen.extend([kind] * foot[kind])
     unseen.extend(world.stock)
     # A red three never stays in a hand once its owner has played (C-RED-1): the unseen red
     # threes go back to the stock, and the hands are dealt from the other unseen cards.
@@ -43,6 +51,18 @@ def determinize(state: State, seat: int, rng: SplitMix64) -> State:
             counts[kind] += 1
         world.hands[other] = counts
         at += size
+    if feet is not None:
+        # Red threes may lie in a face-down foot (they go down when it is picked up).
+        rest = pool[at:] + reds
+        rng.shuffle(rest)
+        pool, at, reds = rest, 0, []
+        for owner, foot in enumerate(feet):
+            size = sum(foot)
+            counts = [0] * NUM_KINDS
+            for kind in pool[at : at + size]:
+                counts[kind] += 1
+            feet[owner] = counts
+            at += size
     stock = pool[at:] + reds
     rng.shuffle(stock)
     world.stock = stock

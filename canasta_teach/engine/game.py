@@ -106,12 +106,19 @@ class Game:
     def _deal(self, number: int) -> State:
         n = self.rules.players
         dealer = (n - 1 + number - 1) % n  # rotates clockwise hand by hand
-        return State.deal(hand_seed(self.seed, number), self.rules, tuple(self.totals),
-                          dealer=dealer, hand_number=number)  # fmt: skip
+        from .variants import state_class
+
+        return state_class(self.rules).deal(hand_seed(self.seed, number), self.rules,
+                                            tuple(self.totals), dealer=dealer,
+                                            hand_number=number)  # fmt: skip
+
+    #: True once the game has ended: a team reached the target (C-GAME-1), or the last
+    #: round was played (H-GAME-1; ``winner`` stays None on a tie).
+    finished: bool = field(default=False, init=False)
 
     @property
     def is_over(self) -> bool:
-        return self.winner is not None
+        return self.finished
 
     def apply(self, move: Move) -> Verdict:
         return self.apply_with_events(move)[0]
@@ -125,7 +132,8 @@ class Game:
 
             winner = self.winner if self.winner is not None else 0
             names = ("NS", "EW") if self.rules.players == 4 else ("S", "N")
-            return refuse("game_over", "C-GAME-1", team=names[winner],
+            rule = "H-GAME-1" if self.rules.rounds else "C-GAME-1"
+            return refuse("game_over", rule, team=names[winner],
                           score=self.totals[winner]), []  # fmt: skip
         verdict, events = self.state.apply_with_events(move)
         if verdict.legal:
@@ -140,8 +148,17 @@ class Game:
         self.hands.append(score)
         for t in (0, 1):
             self.totals[t] += score.totals[t]
-        self.winner = game_winner(self.totals, self.rules.game_target)
-        if self.winner is None:
+        rounds = self.rules.rounds
+        if rounds:
+            # H-GAME-1: a fixed number of rounds; the higher total wins (a tie is a draw).
+            if self.state.hand_number >= rounds:
+                self.finished = True
+                a, b = self.totals
+                self.winner = None if a == b else (0 if a > b else 1)
+        else:
+            self.winner = game_winner(self.totals, self.rules.game_target)
+            self.finished = self.winner is not None
+        if not self.finished:
             self.state = self._deal(self.state.hand_number + 1)
 
     def record(self) -> dict[str, Any]:

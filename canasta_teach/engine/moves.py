@@ -72,6 +72,15 @@ class Add:
 
 
 @dataclass(frozen=True, slots=True)
+class LayDown:
+    """H-MIN-1: put every group set aside down together, once they reach the round's
+    first-meld minimum (Hand and Foot; in Classic a first meld goes down by itself)."""
+
+    def __str__(self) -> str:
+        return "lay down"
+
+
+@dataclass(frozen=True, slots=True)
 class Discard:
     """C-TURN-3: put one card on the discard pile; the turn ends."""
 
@@ -99,9 +108,10 @@ class Answer:
         return "answer yes" if self.yes else "answer no"
 
 
-Move: TypeAlias = Draw | TakePile | Meld | Add | Discard | AskPartner | Answer
+Move: TypeAlias = Draw | TakePile | Meld | Add | LayDown | Discard | AskPartner | Answer
 
 DRAW = Draw()
+LAY_DOWN = LayDown()
 ASK = AskPartner()
 YES = Answer(True)
 NO = Answer(False)

@@ -26,6 +26,7 @@ from .cards import DECK_COUNTS, DECK_SIZE, NUM_KINDS, TOKENS, Kind, kinds_of, pa
 from .moves import (
     ASK,
     DRAW,
+    LAY_DOWN,
     NO,
     YES,
     Add,
@@ -36,7 +37,7 @@ from .moves import (
     canonical,
 )
 from .rng import SplitMix64
-from .rules import PRESETS, TEXT_VALUES, RuleSet, int_range
+from .rules import BOOL_OPTIONS, PRESETS, RuleSet, int_range
 from .state import Asked, HandEnd, MeldGroup, Phase, State, new_meld_shape
 
 JOKER, TWO, RED3, BLACK3 = 0, 1, 2, 3
@@ -51,7 +52,8 @@ END_KINDS: Final = ("out", "concealed", "stock")
 CARD_FORMS: Final = "a card: JK 2 3R 3B 4 5 6 7 8 9 10 J Q K A (T for 10; lower case is fine)"
 UNKNOWN_FORMS: Final = "?N for N unknown cards (for example ?11)"
 MOVE_FORMS: Final = (
-    "draw | take [CARDS] | meld CARDS | add RANK: CARDS | discard CARD | ask | answer yes|no"
+    "draw | take [CARDS] | meld CARDS | add RANK: CARDS | lay down | discard CARD | ask | "
+    "answer yes|no"
 )
 #: Whole numbers in a position (scores, the hand number, penalties, counts) have at most 9
 #: digits; a seed that is a number at most 20.  Only ASCII digits are digits.
@@ -190,15 +192,18 @@ def _card(tok: _Tok, expected: str = CARD_FORMS) -> Kind:
 
 _FIXED_KEYS: Final = (
     "rules", "scores", "turn", "pile", "stock", "seed", "set aside", "dealer", "hand",
-    "flags", "ended",
+    "flags", "ended", "round",
 )  # fmt: skip
 _SEAT_WORDS: Final = ("s", "w", "n", "e")
 _TEAM_WORDS: Final = {"ns": "NS", "sn": "NS", "ew": "EW", "we": "EW", "s": "S", "n": "N"}
-_TEAM_SUFFIXES: Final = ("melds", "red threes")
+_TEAM_SUFFIXES: Final = ("melds", "red threes", "piles")
 KNOWN_KEYS: Final = (
     "rules, scores, turn, S W N E (hands), NS/EW melds, NS/EW red threes, set aside, pile, "
-    "stock, seed, dealer, hand, flags, ended"
+    "stock, seed, dealer, hand, flags, ended (Hand and Foot also: round, S/W/N/E foot, "
+    "NS/EW piles)"
 )
+#: Keys only a Hand and Foot position has (``handfoot_notation``).
+HANDFOOT_KEYS: Final = ("round", "piles", "foot")
 
 
 def _read_lines(text: str) -> dict[str, _Line]:
@@ -235,6 +240,8 @@ def _read_lines(text: str) -> dict[str, _Line]:
 
 def _known_key(key: str) -> bool:
     if key in _FIXED_KEYS or key in _SEAT_WORDS:
+        return True
+    if key.endswith(" foot") and key[:-5] in _SEAT_WORDS:
         return True
     for suffix in _TEAM_SUFFIXES:
         if key.endswith(" " + suffix) and key[: -len(suffix) - 1] in _TEAM_WORDS:
@@ -324,22 +331,28 @@ def _parse_rules(line: _Line) -> RuleSet:
         kind = kinds[option]
         if kind is bool:
             parsed = _bool(tok, value, option)
+            if option not in BOOL_OPTIONS[rules.family] and parsed != getattr(rules, option):
+                raise _tok_error(tok, "option_not_in_variant", f"'{option}' is not an "
+                                 f"option of {rules.name}", "an option of these rules",
+                                 option=option)  # fmt: skip
         elif kind is int:
             value_tok = _Tok(value, tok.line, tok.column + len(option) + 1)
-            parsed = _option_int(value_tok, option, *int_range(option, rules.players))
+            parsed = _option_int(value_tok, option,
+                                 *int_range(option, rules.players, rules.family))  # fmt: skip
             if option == "players" and parsed not in (2, 4):
                 raise _tok_error(tok, "bad_option_value", "a game has 2 or 4 players",
                                  "players=2 or players=4", option=option)  # fmt: skip
             int_toks[option] = value_tok
         else:
             parsed = value
-            if value not in TEXT_VALUES.get(option, (getattr(rules, option),)):
+            # The family comes with the rule set's name (a preset of that family).
+            if value != getattr(rules, option):
                 raise _tok_error(tok, "bad_option_value",
                                  f"'{value}' is not a rule family this engine plays",
                                  rules.family, option=option)  # fmt: skip
         rules = rules.with_options(**{option: parsed})
     # The deal must leave a stock (rules.DEALT_MAX): the bound depends on ``players``.
-    low, high = int_range("hand_size", rules.players)
+    low, high = int_range("hand_size", rules.players, rules.family)
     if not low <= rules.hand_size <= high:
         at = int_toks.get("hand_size") or int_toks.get("players") or toks[0]
         raise _option_range_error(at, "hand_size", low, high, rules.players)
@@ -390,7 +403,8 @@ def _team(tok: _Tok, teams: Sequence[str]) -> int:
 _Item = tuple[str, int, _Tok]  # ("card", kind, tok) | ("unknown", count, tok) | ("rest", 0, tok)
 
 
-def _card_items(line: _Line, *, allow_unknown: bool, allow_rest: bool) -> list[_Item]:
+def _card_items(line: _Line, *, allow_unknown: bool, allow_rest: bool,
+                deck_size: int = DECK_SIZE) -> list[_Item]:  # fmt: skip
     toks = line.tokens()
     if len(toks) == 1 and toks[0].text == "-":
         return []
@@ -408,7 +422,7 @@ def _card_items(line: _Line, *, allow_unknown: bool, allow_rest: bool) -> list[_
                 raise _tok_error(tok, "bad_count", f"'{text}' is not a count of unknown cards",
                                  UNKNOWN_FORMS)  # fmt: skip
             count = _int(_Tok(count_text, tok.line, tok.column + 1),
-                         "a count of unknown cards", 0, DECK_SIZE)  # fmt: skip
+                         "a count of unknown cards", 0, deck_size)  # fmt: skip
             items.append(("unknown", count, tok))
         elif text.lower() == "rest" and allow_rest:
             if any(kind == "rest" for kind, _, _ in items):
@@ -579,6 +593,8 @@ class _Counter:
     events: list[tuple[int, int, int, _Tok | None]] = field(default_factory=list)
     unknown: int = 0
     rest_tok: _Tok | None = None
+    deck: Sequence[int] = DECK_COUNTS
+    rule: str = "C-DECK-1"
 
     def add(self, kind: int, count: int, tok: _Tok | None) -> None:
         if count:
@@ -593,16 +609,16 @@ class _Counter:
 
         for kind, count, _, tok in sorted(self.events, key=order):
             self.used[kind] += count
-            if self.used[kind] > DECK_COUNTS[kind]:
+            if self.used[kind] > self.deck[kind]:
                 raise NotationError(
                     "too_many_cards",
                     f"the position holds {self.used[kind]} cards of kind {TOKENS[kind]}; "
-                    f"a deck has {DECK_COUNTS[kind]}",
+                    f"a deck has {self.deck[kind]}",
                     line=tok.line if tok else None, column=tok.column if tok else None,
                     token=tok.text if tok else None,
-                    expected=f"at most {DECK_COUNTS[kind]} of {TOKENS[kind]} (C-DECK-1)",
+                    expected=f"at most {self.deck[kind]} of {TOKENS[kind]} ({self.rule})",
                     params={"kind": TOKENS[kind], "count": self.used[kind],
-                            "deck": DECK_COUNTS[kind]},
+                            "deck": self.deck[kind]},
                 )  # fmt: skip
 
 
@@ -615,6 +631,16 @@ def parse_position(text: str) -> State:
                                 expected=f"a line '{required}: ...'",
                                 params={"name": required})  # fmt: skip
     rules = _parse_rules(lines["rules"])
+    if rules.family == "handfoot":
+        from .handfoot_notation import parse_handfoot
+
+        return parse_handfoot(lines, rules)
+    for key, foreign in lines.items():
+        if key.split()[-1] in HANDFOOT_KEYS:
+            raise NotationError("unknown_key", f"'{foreign.key_text}' belongs to a Hand and "
+                                "Foot position, not a Classic one", line=foreign.number,
+                                column=foreign.key_column, token=foreign.key_text,
+                                expected=KNOWN_KEYS)  # fmt: skip
     n = rules.players
     seats = SEATS_4 if n == 4 else SEATS_2
     teams = TEAMS_4 if n == 4 else TEAMS_2
@@ -997,6 +1023,12 @@ def format_position(state: State) -> str:
     """The canonical notation of ``state``: every card explicit, optional lines only when
     they differ from their defaults.  ``parse_position`` reads it back to an equal state."""
     rules = state.rules
+    if rules.family == "handfoot":
+        from .handfoot import HandFootState
+        from .handfoot_notation import format_handfoot
+
+        assert isinstance(state, HandFootState)
+        return format_handfoot(state)
     n = rules.players
     seats = SEATS_4 if n == 4 else SEATS_2
     teams = TEAMS_4 if n == 4 else TEAMS_2
@@ -1053,7 +1085,7 @@ def _option_text(value: Any) -> str:
 
 # ---------------------------------------------------------------------------- moves
 
-_VERBS: Final = ("draw", "take", "meld", "add", "discard", "ask", "answer")
+_VERBS: Final = ("draw", "take", "meld", "add", "lay", "discard", "ask", "answer")
 
 
 def parse_move(text: str, *, line: int = 1, column: int = 1) -> Move:
@@ -1089,6 +1121,13 @@ def parse_move(text: str, *, line: int = 1, column: int = 1) -> Move:
     if verb == "ask":
         no_more(rest, "ask")
         return ASK
+    if verb == "lay":
+        # H-MIN-1 (Hand and Foot): "lay down", two words.
+        if not rest or rest[0].text.lower() != "down":
+            raise _tok_error(rest[0] if rest else verb_tok, "missing_down",
+                             "'lay' is always 'lay down'", "lay down")  # fmt: skip
+        no_more(rest[1:], "lay down")
+        return LAY_DOWN
     if verb == "answer":
         form = "answer yes | answer no"
         if not rest:
@@ -1119,10 +1158,12 @@ def parse_move(text: str, *, line: int = 1, column: int = 1) -> Move:
         raise _tok_error(verb_tok, "missing_rank", "'add' needs the rank of the meld", form)
     if rest[0].text == ":":
         raise _tok_error(rest[0], "missing_rank", "'add' needs the rank before ':'", form)
-    rank = _card(rest[0], "a meld rank: 3B 4 5 6 7 8 9 10 J Q K A")
-    if rank < BLACK3:
+    # JK names Hand and Foot's meld of wild cards only (H-MELD-2).
+    ranks = "a meld rank: 3B 4 5 6 7 8 9 10 J Q K A (JK: the meld of wild cards)"
+    rank = _card(rest[0], ranks)
+    if BLACK3 > rank != Kind.JOKER:
         raise _tok_error(rest[0], "bad_rank", f"'{rest[0].text}' is not a meld rank",
-                         "a meld rank: 3B 4 5 6 7 8 9 10 J Q K A")  # fmt: skip
+                         ranks)  # fmt: skip
     if len(rest) < 2 or rest[1].text != ":":
         at = rest[1] if len(rest) > 1 else rest[0]
         raise _tok_error(at, "missing_colon", f"a ':' must follow the rank {rest[0].text}",

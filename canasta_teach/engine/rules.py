@@ -10,10 +10,12 @@ from .cards import DECK_SIZE
 
 @dataclass(frozen=True, slots=True)
 class RuleSet:
-    """Everything that differs between variants of Classic Canasta.
+    """Everything that differs between the variants the engine plays.
 
-    The engine reads only these fields; a new variant is a new ``RuleSet``.
-    (Hand and Foot will need more than fields: ``family`` leaves room for it.)
+    The engine reads only these fields; a new variant of a family is a new ``RuleSet``.
+    ``family`` picks the turn rules (``engine.variants``): ``classic`` (``state.State``) or
+    ``handfoot`` (``handfoot.HandFootState``).  Fields a family does not read stay at their
+    defaults: a position or saved game may not change them (``int_range``).
     """
 
     name: str = "classic4"
@@ -28,7 +30,16 @@ class RuleSet:
     two_naturals_per_wild: bool = False  # C-MELD-2 option (Telugu seed read literally)
     game_target: int = 5000  # C-GAME-1
     max_wilds: int = 3  # C-MELD-2
-    canasta_size: int = 7  # C-CAN-1
+    canasta_size: int = 7  # C-CAN-1 (H-MELD-3: a pile is exactly seven)
+    # Hand and Foot only (``handfoot.py``):
+    decks: int = 2  # C-DECK-1 (H-DECK-2: five 54-card decks)
+    foot_size: int = 0  # H-DEAL-1: 13 (0: no foot)
+    rounds: int = 0  # H-GAME-1: 4 (0: play to ``game_target``)
+    clean_to_go_out: int = 0  # H-OUT-1: clean piles a team needs to go out
+    dirty_to_go_out: int = 0  # H-OUT-1: dirty piles
+    wild_to_go_out: int = 0  # H-OUT-1: wild piles
+    red_three_value: int = 100  # H-RED-1 (C-RED-2 is fixed)
+    pile_take: int = 0  # H-TURN-1: the top 7 cards (0: the whole pile, as in Classic)
 
     def first_meld_minimum(self, cumulative_score: int) -> int:
         """C-MIN-1: the first-meld minimum for a team with this cumulative score."""
@@ -61,12 +72,27 @@ CLASSIC2: Final = RuleSet(
     name="classic2", players=2, hand_size=15, draw_count=2, canastas_to_go_out=2,
     ask_partner=False,
 )  # fmt: skip
-PRESETS: Final[dict[str, RuleSet]] = {"classic4": CLASSIC4, "classic2": CLASSIC2}
+#: H-*: Hand and Foot as the Hindi seed plays it (``../shared/rules/hand-and-foot.md``).
+HAND_AND_FOOT: Final = RuleSet(
+    name="handfoot", family="handfoot", players=4, hand_size=13, draw_count=2,
+    canastas_to_go_out=0, ask_partner=False, max_wilds=2, decks=5, foot_size=13, rounds=4,
+    clean_to_go_out=2, dirty_to_go_out=2, wild_to_go_out=1, red_three_value=100, pile_take=7,
+)  # fmt: skip
+PRESETS: Final[dict[str, RuleSet]] = {
+    "classic4": CLASSIC4, "classic2": CLASSIC2, "handfoot": HAND_AND_FOOT,
+}  # fmt: skip
+#: The families and the presets of each.
+FAMILIES: Final = ("classic", "handfoot")
 
 #: Options a position or a game may switch (``docs/notation.md``).
 OPTION_NAMES: Final = (
     "ask_partner", "black_three_freezes", "upcard_turn_until_natural", "two_naturals_per_wild",
 )  # fmt: skip
+#: Yes/no options each family reads (the others must keep their preset's value).
+BOOL_OPTIONS: Final[dict[str, tuple[str, ...]]] = {
+    "classic": OPTION_NAMES,
+    "handfoot": ("ask_partner",),
+}
 
 
 #: The whole numbers each integer field may hold in this engine, both ends included.
@@ -82,36 +108,80 @@ INT_RANGES: Final[dict[str, tuple[int, int]]] = {
     "game_target": (1, 999_999_999),
     "max_wilds": (0, 3),
     "canasta_size": (7, 7),
+    # Read by Hand and Foot only: Classic keeps the defaults.
+    "decks": (2, 2),
+    "foot_size": (0, 0),
+    "rounds": (0, 0),
+    "clean_to_go_out": (0, 0),
+    "dirty_to_go_out": (0, 0),
+    "wild_to_go_out": (0, 0),
+    "red_three_value": (100, 100),
+    "pile_take": (0, 0),
 }
+#: Hand and Foot's ranges (``HAND_AND_FOOT``'s values first; tables really play the others).
+HANDFOOT_INT_RANGES: Final[dict[str, tuple[int, int]]] = {
+    "players": (4, 4),  # H-DECK-1: partnerships
+    "hand_size": (11, 15),
+    "draw_count": (2, 2),
+    "canastas_to_go_out": (0, 0),  # the piles decide (H-OUT-1)
+    "game_target": (1, 999_999_999),  # not read: the rounds decide (H-GAME-1)
+    "max_wilds": (2, 2),  # H-MELD-2 allows at most two in a seven-card pile
+    "canasta_size": (7, 7),
+    "decks": (4, 6),
+    "foot_size": (11, 15),
+    "rounds": (1, 4),  # one first-meld minimum per round (H-MIN-1)
+    "clean_to_go_out": (0, 5),
+    "dirty_to_go_out": (0, 5),
+    "wild_to_go_out": (0, 2),
+    "red_three_value": (0, 500),
+    "pile_take": (0, 7),  # 0: the whole pile
+}
+#: The ranges by family.
+FAMILY_INT_RANGES: Final[dict[str, dict[str, tuple[int, int]]]] = {
+    "classic": INT_RANGES, "handfoot": HANDFOOT_INT_RANGES,
+}  # fmt: skip
 #: The most cards the hands may take together.  Turning the upcard can take 21 cards (every
 #: wild card and three, then a natural, C-DEAL-3) and the first player's red threes up to 4
 #: more (C-RED-1): a stock of 26 is never used up by the deal itself, so a hand never ends
 #: before its first move.
 DEALT_MAX: Final = DECK_SIZE - 26
 #: Values of the text fields this engine plays.
+#: Values of the text fields a Classic preset may take (a preset's family is its own: a
+#: position or saved game never changes it).
 TEXT_VALUES: Final[dict[str, tuple[str, ...]]] = {"family": ("classic",)}
 
 
-def int_range(option: str, players: int = 2) -> tuple[int, int]:
+def int_range(option: str, players: int = 2, family: str = "classic") -> tuple[int, int]:
     """The values ``option`` may take, both ends included (``hand_size``: for ``players``)."""
-    low, high = INT_RANGES[option]
-    if option == "hand_size":
+    low, high = FAMILY_INT_RANGES.get(family, INT_RANGES)[option]
+    if option == "hand_size" and family == "classic":
         high = min(high, DEALT_MAX // players)
     return low, high
 
 
 def unsupported_value(rules: RuleSet) -> str | None:
     """The first field of ``rules`` this engine cannot play (in field order), or None."""
+    family = rules.family if rules.family in FAMILIES else "classic"
+    base = PRESETS.get(rules.name)
     for f in fields(rules):
         value = getattr(rules, f.name)
         if f.name in INT_RANGES:
-            low, high = int_range(f.name, rules.players if rules.players in (2, 4) else 2)
+            players = rules.players if rules.players in (2, 4) else 2
+            low, high = int_range(f.name, players, family)
             if type(value) is not int or not low <= value <= high:
                 return f.name
             if f.name == "players" and value not in (2, 4):
                 return f.name
-        elif f.name in TEXT_VALUES and value not in TEXT_VALUES[f.name]:
-            return f.name
+        elif f.name == "family":
+            if value not in FAMILIES or (base is not None and value != base.family):
+                return f.name
+        elif (
+            type(value) is bool
+            and f.name not in BOOL_OPTIONS[family]
+            and base is not None
+            and value != getattr(base, f.name)
+        ):
+            return f.name  # a yes/no option this family does not read
     return None
 
 

@@ -29,7 +29,7 @@ from typing import Any, Final
 
 from .game import Game
 from .notation import NotationError, parse_move
-from .rules import INT_RANGES, PRESETS, RuleSet, int_range
+from .rules import BOOL_OPTIONS, INT_RANGES, PRESETS, RuleSet, int_range
 
 FORMAT: Final = "canasta-teach/game"
 VERSION: Final = 1
@@ -268,9 +268,18 @@ def _rules(value: Any, source: str) -> RuleSet:
                             f"'{base.family}' family", path=source, option="family",
                             value=repr(options.get("family")))  # fmt: skip
     players = options.get("players", base.players)
+    for key, item in options.items():
+        if (
+            type(item) is bool
+            and key not in BOOL_OPTIONS[base.family]
+            and item != getattr(base, key)
+        ):
+            raise SaveFileError("bad_rule_value", f"{source}: '{key}' is not an option of "
+                                f"{name}", path=source, option=key,
+                                value=_short(repr(item)))  # fmt: skip
     for key in INT_RANGES:
-        # The values this engine plays (rules.INT_RANGES): max_wilds 0 to 3, canasta_size 7.
-        low, high = int_range(key, players)
+        # The values this engine plays (rules.INT_RANGES, by family): max_wilds 0 to 3, ...
+        low, high = int_range(key, players, base.family)
         value = options.get(key, getattr(base, key))
         if not low <= value <= high:
             what = f"from {low} to {high}" if low < high else f"{low}"

@@ -63,6 +63,10 @@ def score_team(state: State, team: int) -> TeamScore:
     At the end of a hand this is the hand's score; before it, it is what the team would
     score if the hand ended now (with no going-out bonus).
     """
+    if state.rules.family != "classic":
+        from .variants import find_variant
+
+        return find_variant(state.rules.family).score_team(state, team)
     lines: list[ScoreLine] = []
     melds = state.melds[team].values()
     natural = sum(1 for g in melds if g.is_canasta and g.is_natural)

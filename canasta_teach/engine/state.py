@@ -38,6 +38,7 @@ from .moves import (
     AskPartner,
     Discard,
     Draw,
+    LayDown,
     Meld,
     Move,
     Reason,
@@ -372,7 +373,8 @@ class State:
                 return
 
     def copy(self) -> State:
-        new = State.__new__(State)
+        cls = type(self)
+        new = cls.__new__(cls)  # a variant's state extends this copy (``HandFootState``)
         new.rules = self.rules
         new.hands = [h[:] for h in self.hands]
         new.stock = self.stock[:]
@@ -877,6 +879,11 @@ class State:
             counts[JOKER] += g.jokers
             counts[TWO] += g.twos
         return counts
+
+    def _check_lay_down(self, move: LayDown) -> Verdict:
+        # Classic has no lay-down step: the cards set aside go down by themselves once they
+        # reach the minimum (C-MIN-4).  Hand and Foot has one (``handfoot.py``).
+        return refuse("lay_down_classic", "C-MIN-4")
 
     def _check_ask(self, move: AskPartner | None = None) -> Verdict:
         if self.rules.players != 4:
@@ -1544,6 +1551,7 @@ _CHECKERS: dict[type, Callable[[State, Any], Verdict]] = {
     TakePile: State._check_take,
     Meld: State._check_meld,
     Add: State._check_add,
+    LayDown: State._check_lay_down,
     Discard: State._check_discard,
     AskPartner: State._check_ask,
     Answer: State._check_answer,

@@ -81,4 +81,38 @@ def player_view(state: State, seat: int) -> dict[str, Any]:
         if state.end is None
         else {"how": state.end.how, "seat": names[state.end.seat]},
         "hand_number": state.hand_number,
+        **_variant_view(state, seat),
+    }
+
+
+def _variant_view(state: State, seat: int) -> dict[str, Any]:
+    """What a variant adds to the view: for Hand and Foot, each team's piles by kind, each
+    player's foot (its size while face down, never its cards: not even its owner's, H-DEAL-1),
+    the round and its minimum, and how many cards a pickup takes."""
+    from .handfoot import HandFootState, pile_kind
+
+    if not isinstance(state, HandFootState):
+        return {"variant": "classic"}
+    names = seat_names(state.players)
+    needed = dict(zip(("clean", "dirty", "wild"), state.piles_needed(), strict=True))
+    return {
+        "variant": "handfoot",
+        "round": state.round,
+        "rounds": state.rules.rounds,
+        "feet": {
+            names[s]: {"in_foot": state.in_foot[s], "size": state.foot_size(s)}
+            for s in range(state.players)
+        },
+        "piles": [
+            {
+                "groups": [
+                    {**_meld(g), "kind": pile_kind(g)}
+                    for g in sorted(state.piles[t], key=lambda g: (pile_kind(g), -g.rank))
+                ],
+                "counts": dict(zip(("clean", "dirty", "wild"), state.pile_counts(t), strict=True)),
+            }
+            for t in (0, 1)
+        ],
+        "piles_needed": needed,
+        "take_count": state._taken(),
     }

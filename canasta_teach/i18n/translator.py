@@ -38,8 +38,9 @@ LOCALE_DIR = Path(__file__).with_name("locale")
 
 #: Score lines whose label depends on a count (gettext plural entries).
 COUNTED_SCORE_LINES: frozenset[str] = frozenset(
-    {"canastas_natural", "canastas_mixed", "red_threes", "red_threes_unmelded"}
-)
+    {"canastas_natural", "canastas_mixed", "red_threes", "red_threes_unmelded",
+     "piles_clean", "piles_dirty", "piles_wild", "red_threes_left"}
+)  # fmt: skip
 SEATS: tuple[str, ...] = ("S", "W", "N", "E")
 TEAMS: tuple[str, ...] = ("NS", "EW", "S", "N")
 _TEAM_ALIASES = {"SN": "NS", "WE": "EW"}
@@ -330,6 +331,13 @@ class Translator:
             key = "event.answered_yes" if facts.get("yes") else "event.answered_no"
         if code == "hand_over":
             key = f"event.hand_over.{facts.get('how', 'out')}"
+        if code == "pile":
+            # Hand and Foot: a meld of seven became a clean, dirty or wild pile (H-MELD-3).
+            key = f"event.pile.{facts.get('kind', 'clean')}"
+        if code == "hand_over" and "round" in facts:
+            key = f"event.round_over.{facts.get('how', 'out')}"  # Hand and Foot
+        if code == "foot":
+            return self.ntext("engine", "event.foot", int(facts.get("count", 13)), **params)
         if code in ("drew", "took_pile"):
             count = int(facts.get("count", facts.get("size", 1)))
             return self.ntext("engine", key, count, **params)
@@ -501,7 +509,10 @@ def _two_naturals_per_wild(t: Translator, code: str, rule: str, facts: dict[str,
 
 def _meld_of_rank(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
     """``rank_already_melded`` / ``no_such_meld``: the team's melds on the table, or (before
-    the team has gone down) the melds set aside this turn (``reason.<code>.set_aside``)."""
+    the team has gone down) the melds set aside this turn (``reason.<code>.set_aside``).
+    Hand and Foot's meld of wild cards only (rank ``JK``) has its own words (``.wild``)."""
+    if facts["rank"] == "JK":
+        return f"reason.{code}.wild", {}
     key = f"reason.{code}.set_aside" if facts["set_aside"] is True else f"reason.{code}"
     return key, {"rank_of": t.card_of(facts["rank"])}
 
@@ -514,6 +525,11 @@ _HAND_ENDED = {
 
 
 def _hand_over(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
+    if rule.startswith("H-"):  # Hand and Foot plays rounds
+        key = (
+            "reason.hand_over.round_stock" if facts["how"] == "stock" else "reason.hand_over.round"
+        )
+        return key, {"seat": t.seat(facts["seat"])}
     return _HAND_ENDED[facts["how"]], {"seat": t.seat(facts["seat"])}
 
 
@@ -589,7 +605,8 @@ def _take_needs_pair(t: Translator, code: str, rule: str, facts: dict[str, Any])
 
 
 def _below_minimum(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
-    key = "reason.below_minimum.pile" if rule == "C-PILE-6" else "reason.below_minimum"
+    pile = rule in ("C-PILE-6", "H-PILE-1")
+    key = "reason.below_minimum.pile" if pile else "reason.below_minimum"
     return key, {"needed": t.number(facts["needed"]), "have": t.number(facts["have"])}
 
 
@@ -603,10 +620,83 @@ def _going_out(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _W
 def _set_aside(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
     needed, have = int(facts["needed"]), int(facts["have"])
     key = "reason.set_aside.ready" if have >= needed else "reason.set_aside"
+    if have >= needed and rule.startswith("H-"):
+        key = "reason.set_aside.lay_down"  # Hand and Foot: the learner lays down (H-MIN-1)
     return key, {"needed": t.number(needed), "have": t.number(have)}
 
 
+def _pile_full(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
+    count = t.number(int(facts["count"]))
+    if facts["rank"] == "JK":
+        return "reason.pile_full.wild", {"count": count}
+    return "reason.pile_full", {"count": count, "rank_of": t.card_of(facts["rank"])}
+
+
+def _wild_ratio(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
+    rank, naturals = facts["rank"], int(facts["naturals"])
+    return "reason.wild_ratio", {
+        "rank_of": t.card_of(rank),
+        "naturals": t.card(rank, naturals) if naturals else t.text("engine", "hold.none"),
+        "wilds": t._wilds(int(facts["wilds"])),
+    }
+
+
+def _cards_only(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
+    return f"reason.{code}", {"cards": t.cards(facts["cards"])}
+
+
+def _hf_take_needs_pair(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
+    rank, held = facts["rank"], int(facts["naturals_held"])
+    words = _rank_words(t, rank)
+    if held >= 2:
+        words["held"] = t.card(rank, held)
+        return "reason.take_needs_pair.select", words
+    if held == 0:
+        return "reason.take_needs_pair.none", words
+    words["held"] = t.card(rank, held)
+    return "reason.take_needs_pair", words
+
+
+def _pile_words(t: Translator, clean: int, dirty: int, wild: int) -> str:
+    parts = [
+        t.ntext("engine", "count.pile_clean", clean, count=t.number(clean)),
+        t.ntext("engine", "count.pile_dirty", dirty, count=t.number(dirty)),
+        t.ntext("engine", "count.pile_wild", wild, count=t.number(wild)),
+    ]
+    return t.join(parts)
+
+
+def _need_piles(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
+    words = {
+        "needed": _pile_words(t, int(facts["needed_clean"]), int(facts["needed_dirty"]),
+                              int(facts["needed_wild"])),
+        "have": _pile_words(t, int(facts["clean"]), int(facts["dirty"]), int(facts["wild"])),
+    }  # fmt: skip
+    return f"reason.{code}", words
+
+
+def _partner_not_in_foot(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
+    key = (
+        "reason.partner_not_in_foot.keep"
+        if int(facts["cards_left"])
+        else ("reason.partner_not_in_foot")
+    )
+    return key, {"seat": t.seat(facts["seat"])}
+
+
+def _needed_only(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
+    return f"reason.{code}", {"needed": t.number(int(facts["needed"]))}
+
+
 _REASON_WORDS = {
+    "pile_full": _pile_full,
+    "wild_ratio": _wild_ratio,
+    "wild_meld_naturals": _cards_only,
+    "take_needs_pair": _hf_take_needs_pair,
+    "need_piles": _need_piles,
+    "keep_a_card_piles": _need_piles,
+    "partner_not_in_foot": _partner_not_in_foot,
+    "nothing_set_aside": _needed_only,
     "hand_over": _hand_over,
     "game_over": _game_over,
     "await_answer": _await_answer,

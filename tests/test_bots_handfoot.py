@@ -1,0 +1,189 @@
+"""Computer players for Hand and Foot (canasta_teach.bots.handfoot): legal, blind to hidden
+cards, deterministic, explained.
+
+- ``find_bot``'s bots play both families: a Hand and Foot state goes to the variant's players.
+- Over seeded games (four rounds; the hard level one round), no level tries a refused move.
+- No peeking: at states reached in play, worlds that look the same from the seat to move but
+  hold other hidden cards, every face-down foot included (``engine.determinize``), get the same
+  move from each level for the same seed.
+- The same seeds give the same game, move for move.
+- The search's rollouts read a world as the view shows it (``Table.of_state`` equals
+  ``Table.of_view``) and play the normal player's moves.
+- Every reason given is a ``bot.*`` key the English catalog says in words.
+
+Strength is not tested here: ``python -m benchmarks.bots_bench`` measures it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from canasta_teach.bots import BOTS, find_bot
+from canasta_teach.bots.arena import play_game
+from canasta_teach.bots.handfoot import (
+    HF_SHARED_WHY_CODES,
+    HF_WHY_CODES,
+    HandFootHard,
+    Table,
+    canonical,
+    rollout_move,
+)
+from canasta_teach.bots.heuristics import WHY_CODES
+from canasta_teach.bots.search import HardBot
+from canasta_teach.engine import Discard, Phase, State
+from canasta_teach.engine.determinize import determinize
+from canasta_teach.engine.game import Game
+from canasta_teach.engine.handfoot import HandFootState
+from canasta_teach.engine.moves import LayDown
+from canasta_teach.engine.rng import SplitMix64
+from canasta_teach.engine.rules import HAND_AND_FOOT
+from canasta_teach.engine.view import player_view
+
+LEVELS = sorted(BOTS)
+WHYS = set(HF_WHY_CODES) | set(HF_SHARED_WHY_CODES)
+
+
+def states_reached(seed: str, every: int = 9, rounds: int = 2) -> list[HandFootState]:
+    """Copies of the states met (one every ``every`` moves) in a game of normal against easy
+    players: cheap to reach, and varied (set aside, laid down, piles, feet, going out)."""
+    game = Game(HAND_AND_FOOT, seed)
+    bots = [find_bot("normal" if s % 2 == 0 else "easy", seed=s) for s in range(4)]
+    out: list[HandFootState] = []
+    count = 0
+    while not game.is_over and len(game.hands) < rounds:
+        if count % every == 0:
+            state = game.state.copy()
+            assert isinstance(state, HandFootState)
+            out.append(state)
+        game.apply(bots[game.state.to_move].step(game.state).move)
+        count += 1
+    return out
+
+
+@pytest.mark.parametrize("level", ["easy", "normal"])
+def test_a_bot_only_ever_plays_legal_moves_in_whole_games(level: str) -> None:
+    other = "normal" if level == "easy" else "easy"
+    for game in range(3):
+        bots = [find_bot(level if seat % 2 == game % 2 else other, seed=f"{game}:{seat}")
+                for seat in range(4)]  # fmt: skip
+        result = play_game(bots, f"hf-legal:{level}:{game}", HAND_AND_FOOT, max_hands=4)
+        assert result.hands == 4 and result.stopped_hands == 0
+        assert result.moves > 200
+
+
+def test_hard_only_plays_legal_moves_and_searches() -> None:
+    simulations = 0
+    for game, other in enumerate(("normal", "easy")):
+        bots = [find_bot("hard" if seat % 2 == game % 2 else other, seed=f"{game}:{seat}")
+                for seat in range(4)]  # fmt: skip
+        result = play_game(bots, f"hf-hard:{game}", HAND_AND_FOOT, max_hands=1)
+        assert result.moves > 50
+        assert set(result.seconds_by_bot) == {"hard", other}
+        simulations += sum(bot.simulations for bot in bots if isinstance(bot, HardBot))
+    assert simulations > 0  # the search ran: hard is not only the normal player
+
+
+def test_a_whole_game_is_four_rounds_with_every_level() -> None:
+    game = Game(HAND_AND_FOOT, "hf-four")
+    bots = [find_bot(level, seed=seat) for seat, level in enumerate(("normal", "easy") * 2)]
+    while not game.is_over:
+        game.apply(bots[game.state.to_move].step(game.state).move)
+    assert len(game.hands) == 4
+    assert game.winner is None or game.winner in (0, 1)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_no_bot_peeks_at_hidden_cards(level: str) -> None:
+    states = states_reached("hf-peek", every=9 if level != "hard" else 23)
+    checked = 0
+    for state in states:
+        seat = state.to_move
+        chosen = {find_bot(level, seed=11).step(state).move}
+        for world_seed in range(3):
+            world = determinize(state, seat, SplitMix64(f"w{world_seed}"))
+            assert player_view(world, seat) == player_view(state, seat)
+            chosen.add(find_bot(level, seed=11).step(world).move)
+        assert len(chosen) == 1, (seat, chosen)
+        checked += 1
+    assert checked > (8 if level == "hard" else 25)
+
+
+def test_worlds_deal_the_feet_again() -> None:
+    # The no-peeking test above means something: worlds differ in the feet, the seat's own too.
+    state = states_reached("hf-feet", every=5, rounds=1)[3]
+    seat = state.to_move
+    worlds = [determinize(state, seat, SplitMix64(i)) for i in range(4)]
+    assert any(w.feet[seat] != state.feet[seat] for w in worlds)
+    assert all(w.card_total() == state.card_total() for w in worlds)
+    # Canonical: two states that look the same from the seat give the same root.
+    assert canonical(worlds[0], seat).snapshot() == canonical(worlds[1], seat).snapshot()
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_the_same_seeds_give_the_same_game(level: str) -> None:
+    def record() -> list[str]:
+        game = Game(HAND_AND_FOOT, "hf-replay")
+        bots = [find_bot(level, seed=f"r{s}") for s in range(4)]
+        rounds = 1 if level == "hard" else 2
+        while not game.is_over and len(game.hands) < rounds:
+            game.apply(bots[game.state.to_move].step(game.state).move)
+        return list(game.moves)
+
+    first = record()
+    assert len(first) > 100 and record() == first
+
+
+def test_rollouts_read_worlds_as_the_view_shows_them_and_play_normal_moves() -> None:
+    normal = find_bot("normal", seed=0)
+    for state in states_reached("hf-rollout", every=3):
+        seat = state.to_move
+        assert Table.of_state(state, seat) == Table.of_view(player_view(state, seat))
+        assert rollout_move(state) == normal.step(state).move
+
+
+def test_every_reason_is_said_in_english() -> None:
+    from canasta_teach.i18n import get_translator
+
+    tr = get_translator("en")
+    given: set[str] = set()
+    for level in ("easy", "normal"):
+        game = Game(HAND_AND_FOOT, f"hf-why:{level}")
+        bots = [find_bot(level, seed=s) for s in range(4)]
+        while not game.is_over and len(game.hands) < 2:
+            choice = bots[game.state.to_move].step(game.state)
+            given.add(choice.why)
+            text = tr.bot_choice(choice.why, choice.facts)
+            assert "{" not in text and not text.startswith("bot."), (choice.why, text)
+            game.apply(choice.move)
+    assert given <= WHYS, given - WHYS
+    assert len(given) >= 10
+    assert set(HF_SHARED_WHY_CODES) <= set(WHY_CODES)
+    for why in HF_WHY_CODES:
+        assert tr.has("engine", f"bot.{why}"), why
+
+
+def test_normal_lays_down_and_discards_in_a_first_turn() -> None:
+    # A deal's first turn: draw, then (when the hand reaches the minimum) set aside and lay
+    # down, and a discard ends the turn; never a refused move.
+    for seed in range(6):
+        state = HandFootState.deal(f"hf-first:{seed}")
+        bot = find_bot("normal", seed=seed)
+        seat = state.current
+        whys = []
+        while state.current == seat and not state.is_over:
+            choice = bot.step(state)
+            whys.append(choice.why)
+            assert state.check(choice.move).legal
+            state.play(choice.move)
+            if isinstance(choice.move, LayDown):
+                assert state.down[seat % 2]
+        assert whys[0] in ("draw", "take_pile") and isinstance(choice.move, Discard)
+        assert state.phase is Phase.DRAW
+
+
+def test_hard_keeps_to_its_budget() -> None:
+    bot = HandFootHard(seed=1)
+    state: State = states_reached("hf-budget", every=7, rounds=1)[6]
+    bot.step(state)
+    limit = bot.limit
+    assert bot.simulations <= limit.worlds * limit.candidates
