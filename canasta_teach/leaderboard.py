@@ -39,7 +39,7 @@ DATABASE_URL_ENV: Final = "CANASTA_DATABASE_URL"
 SQLITE_FILENAME: Final = "leaderboard.sqlite3"
 SCHEMA_VERSION: Final = 1
 
-VARIANTS: Final = ("classic4", "classic2")
+VARIANTS: Final = ("classic4", "classic2", "handfoot")
 LEVELS: Final = ("easy", "normal", "hard")
 NAME_MAX_CHARS: Final = 24
 #: The first daily deal; nothing before it can be a real result.

@@ -53,8 +53,15 @@ GAME_OF_NOTEBOOK = {
     "09-two-players.ipynb": "two-players",
     "10-review.ipynb": "review",
 }
-#: Lessons that play whole hands (canasta_teach.widgets.fullgame and .guided): their game cells.
-PLAY_CELLS = {"11-full-game.ipynb": ("guided_hand", "play_game")}
+#: Lessons that play whole hands (canasta_teach.widgets.fullgame and .guided): their game cells,
+#: each a function called with ``lang`` only, or the whole call ("{lang}" filled in).
+PLAY_CELLS = {
+    "11-full-game.ipynb": ("guided_hand", "play_game"),
+    "12-hand-and-foot.ipynb": (
+        'play("hand-and-foot", lang="{lang}")',
+        'play_game(lang="{lang}", variant="handfoot")',
+    ),
+}
 NOTEBOOK_NAMES = ("00-start.ipynb", *GAME_OF_NOTEBOOK, *PLAY_CELLS)
 #: Pages beside the course, generated from the catalogs (canasta_teach.widgets.reference).
 PAGE_NAMES = ("glossary.ipynb", "rules.ipynb")
@@ -77,7 +84,7 @@ SCRIPT = {
 }
 LATIN = re.compile(r"[A-Za-z]")
 ANY_INDIC_OR_ARABIC = re.compile("|".join(p.pattern for p in SCRIPT.values()))
-RULE_ID = re.compile(r"\bC-[A-Z]+-\d+\b")
+RULE_ID = re.compile(r"\b[CH]-[A-Z]+-\d+\b")
 LINK = re.compile(r"\]\(([^)\s]+)\)|href=\"([^\"]+)\"")
 
 
@@ -168,10 +175,12 @@ def test_code_cells_are_one_import_and_one_call(path: Path) -> None:
     lang = path.parent.name
     if path.name in PLAY_CELLS:
         # One import and one call per game, each game after the words that introduce it.
-        calls = PLAY_CELLS[path.name]
+        calls = [
+            call.format(lang=lang) if "(" in call else f'{call}(lang="{lang}")'
+            for call in PLAY_CELLS[path.name]
+        ]
         assert [c.source.strip().splitlines() for c in code] == [
-            [f"from canasta_teach.widgets import {call}", f'{call}(lang="{lang}")']
-            for call in calls
+            [f"from canasta_teach.widgets import {call.split('(')[0]}", call] for call in calls
         ]
         for cell in code:
             assert "mini-game" in cell.metadata.get("tags", [])
@@ -270,6 +279,8 @@ def test_navigation(lang: str) -> None:
     from canasta_teach.widgets.puzzles import load_set
 
     for index, name in enumerate(course[1:-1], start=1):
+        if name not in GAME_OF_NOTEBOOK:
+            continue  # a lesson of whole games: no puzzle set
         next_lesson = load_set(PUZZLES / GAME_OF_NOTEBOOK[name]).next_lesson
         assert next_lesson == course[index + 1], name
 
@@ -394,6 +405,18 @@ BUTTONS_NAMED = {
         "game.full.sheet.we",
         "game.full.sheet.they",
     ),
+    "12-hand-and-foot.ipynb": (
+        "button.draw_two",
+        "button.take",
+        "button.set_aside",
+        "button.lay_down",
+        "button.meld",
+        "button.add",
+        "button.discard",
+        "game.full.variant_label",
+        "game.full.variant.handfoot",
+        "game.full.new",
+    ),
 }
 
 
@@ -421,8 +444,8 @@ def test_urdu_paragraphs_read_right_to_left() -> None:
             # Card pictures are left-to-right rows of cards kept to the right (their own test).
             body = PICTURE.sub("", cell.source.split(">", 1)[1].rsplit("</div>", 1)[0])
             assert "`" not in body, 'use <code dir="ltr"> in Urdu'
-            bare = re.sub(r'<span dir="ltr" style="white-space: nowrap;">\(C-[A-Z]+-\d+\)</span>',
-                          "", body)  # fmt: skip
+            cite = r'<span dir="ltr" style="white-space: nowrap;">\([CH]-[A-Z]+-\d+\)</span>'
+            bare = re.sub(cite, "", body)
             assert not RULE_ID.search(bare), name
             assert not re.search(r"\d \+ \d", re.sub(r'<span dir="ltr">[^<]*</span>', "", body))
             for block in body.strip().split("\n\n"):
@@ -724,7 +747,14 @@ def test_every_game_can_be_played_through_with_the_right_answers(lang: str) -> N
     the goal found by the puzzle solver, played move by move."""
     from canasta_teach import widgets
     from canasta_teach.engine import Add, AskPartner, Discard, Draw
-    from canasta_teach.widgets.puzzles import answer_question, legal_melds, solve, take_refusal
+    from canasta_teach.widgets.puzzles import (
+        answer_question,
+        going_out_refusal,
+        legal_melds,
+        pile_plays,
+        solve,
+        take_refusal,
+    )
 
     def press(game: Any, control: str) -> None:
         game.controller.intent({"action": "game", "id": control})
@@ -761,6 +791,17 @@ def test_every_game_can_be_played_through_with_the_right_answers(lang: str) -> N
             if entry.goal == "meld":
                 meld = legal_melds(state, entry.rank, entry.canasta)[0]
                 game.controller.intent({"action": "meld", "cards": tokens(meld.cards)})
+            elif entry.goal == "pile":
+                game.controller.intent(intent(pile_plays(state, entry.kind)[0]))
+            elif entry.goal == "out_or_explain":
+                reason = going_out_refusal(state)
+                if reason is None:
+                    plan = solve(entry, state)
+                    assert plan is not None, entry.name
+                    for move in plan:
+                        game.controller.intent(intent(move))
+                else:
+                    press(game, f"reason:{reason.rule}")
             elif entry.goal == "take_or_explain":
                 reason = take_refusal(state)
                 if reason is None:

@@ -15,7 +15,8 @@ import pytest
 from babel.messages.pofile import read_po
 
 from canasta_teach.i18n import LOCALE_DIR, get_translator
-from canasta_teach.widgets import ACTIONS, GAMES
+from canasta_teach.widgets import GAMES
+from canasta_teach.widgets.table import ALL_ACTIONS
 
 LANGS = ("en", "ur", "hi", "te")
 WIDGETS = Path(__file__).resolve().parents[1] / "canasta_teach" / "widgets"
@@ -51,7 +52,7 @@ def keys_used_by_the_widgets() -> set[str]:
         used |= set(KEY.findall(source.read_text(encoding="utf-8")))
     used -= {"table.js", "table.css"}  # file names, not keys
     # Keys built at run time.
-    used |= {f"button.{action}" for action in ACTIONS}
+    used |= {f"button.{action}" for action in ALL_ACTIONS}
     used |= {"game.title." + game.replace("-", "_") for game in GAMES}
     # A leaderboard refusal (the full game says LeaderboardError.key with its facts).
     from canasta_teach.leaderboard import ERROR_CODES

@@ -19,9 +19,11 @@ from canasta_teach.widgets import CardTable, PuzzleGame, play
 from canasta_teach.widgets.puzzles import (
     PuzzleError,
     find_puzzle_set,
+    going_out_refusal,
     legal_melds,
     load_set,
     offered_reasons,
+    pile_plays,
     take_refusal,
 )
 
@@ -319,9 +321,14 @@ def test_every_puzzle_set_of_the_lessons_has_an_answer_the_engine_accepts(folder
         state = puzzle.state()
         if puzzle.goal == "meld":
             assert legal_melds(state, puzzle.rank)
+        elif puzzle.goal == "pile":
+            assert pile_plays(state, puzzle.kind)
         else:
             offered = offered_reasons(puzzle, None, 0)
-            reason = take_refusal(state)
+            if puzzle.goal == "out_or_explain":
+                reason = going_out_refusal(state)
+            else:
+                reason = take_refusal(state)
             assert reason is None or puzzle.choices is None or reason.rule in puzzle.choices
             assert offered
 

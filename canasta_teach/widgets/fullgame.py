@@ -53,10 +53,12 @@ from canasta_teach.engine import (
 )
 from canasta_teach.engine.cards import TOKENS
 from canasta_teach.engine.game import Game, daily_seed
+from canasta_teach.engine.moves import LayDown
+from canasta_teach.engine.rules import HAND_AND_FOOT
 from canasta_teach.engine.savefile import SaveFileError, game_from_json, game_to_json
 from canasta_teach.engine.state import Phase
 
-from .table import CardTable, TableController, Translator
+from .table import CardTable, TableController, Translator, default_actions
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +88,8 @@ PACE_KEYS = {
     "instant": "game.full.pace.instant",
 }
 PLAYER_KEYS = {4: "game.full.players.four", 2: "game.full.players.two"}
+#: The games the table plays: Classic Canasta (2 or 4 players) and Hand and Foot (4 players).
+VARIANT_KEYS = {"classic": "game.full.variant.classic", "handfoot": "game.full.variant.handfoot"}
 MOVE_KEYS = {
     Draw: "game.full.move.draw",
     TakePile: "game.full.move.take",
@@ -93,6 +97,7 @@ MOVE_KEYS = {
     Add: "game.full.move.add",
     Discard: "game.full.move.discard",
     AskPartner: "game.full.move.ask",
+    LayDown: "game.full.move.lay_down",
 }
 #: Events of the learner's own moves are not narrated (the message under the table says them
 #: in the second person); the rest of the table's events are.
@@ -114,6 +119,8 @@ def describe_move(tr: Translator, move: Move) -> str:
     if isinstance(move, Meld):
         return tr.ui(key, cards=tr.cards([TOKENS[k] for k in move.cards]))
     if isinstance(move, Add):
+        if move.rank == Kind.JOKER:  # Hand and Foot's meld of wild cards
+            return tr.ui("game.full.move.add_wild", cards=tr.cards([TOKENS[k] for k in move.cards]))
         return tr.ui(key, cards=tr.cards([TOKENS[k] for k in move.cards]),
                      rank_of=tr.card_of(TOKENS[move.rank]))  # fmt: skip
     if isinstance(move, Discard):
@@ -268,9 +275,12 @@ class FullGame:
         seed: str | None = None,
         store: SaveStore | None = None,
         board: Any = None,
+        variant: str = "classic",
     ) -> None:
         if players not in (2, 4):
             raise ValueError("players must be 2 or 4")
+        if variant not in VARIANT_KEYS:
+            raise ValueError(f"unknown variant {variant!r}")
         if level not in BOTS:
             raise ValueError(f"unknown level {level!r}")
         if mode not in MODES or pace not in PACES:
@@ -291,6 +301,7 @@ class FullGame:
         self.board_done = False
         self.pending: dict[str, Any] = {}
         self.pace = pace
+        self.variant = variant
         self._new_game(players, level, mode, day, seed)
         self.controller = _GameTable(
             self.shown_state(),
@@ -313,17 +324,20 @@ class FullGame:
     def _new_game(
         self, players: int, level: str, mode: str, day: date | None, seed: str | None
     ) -> None:
-        self.players = players
+        if self.variant == "handfoot":
+            rules = HAND_AND_FOOT  # four players in partnerships (H-DECK-1)
+        else:
+            rules = CLASSIC4 if players == 4 else CLASSIC2
+        self.players = rules.players
         self.level = level
         self.mode = mode
-        variant = "classic4" if players == 4 else "classic2"
         if mode == "daily":
             self.day: date | None = day or datetime.now(timezone.utc).date()
-            seed = daily_seed(self.day, variant)
+            seed = daily_seed(self.day, rules.name)
         else:
             self.day = None
             seed = seed or f"practice/{secrets.token_hex(6)}"
-        self.game = Game(CLASSIC4 if players == 4 else CLASSIC2, seed)
+        self.game = Game(rules, seed)
         self.seats = self._make_seats()
         self.takebacks: list[int] = []  # len(game.moves) before each learner action
         self.awaiting_next = False
@@ -457,8 +471,9 @@ class FullGame:
     def _hand_ended(self) -> None:
         hand = self.game.hands[-1]
         we, they = hand.totals[LEARNER % 2], hand.totals[1 - LEARNER % 2]
-        self._line(self.tr.ui("game.full.hand_scored", number=len(self.game.hands),
-                              we=_signed(we), they=_signed(they)), kind="hand")  # fmt: skip
+        self._line(self._rounds_word("game.full.hand_scored", "game.full.hf.round_scored",
+                                     number=len(self.game.hands), we=_signed(we),
+                                     they=_signed(they)), kind="hand")  # fmt: skip
 
     # ------------------------------------------------------------------ controls
 
@@ -479,6 +494,8 @@ class FullGame:
             self._change("level", control[6:])
         elif control in ("players:2", "players:4"):
             self._change("players", int(control[8:]))
+        elif control.startswith("variant:") and control[8:] in VARIANT_KEYS:
+            self._change("variant", control[8:])
         else:
             self.controller.say("refusal", self.tr.ui("msg.unknown_action"))
 
@@ -493,20 +510,32 @@ class FullGame:
         self.render()
 
     def start(self, *, mode: str = "practice", players: int | None = None,
-              level: str | None = None, seed: str | None = None) -> None:  # fmt: skip
+              level: str | None = None, seed: str | None = None,
+              variant: str | None = None) -> None:  # fmt: skip
         """A new game (practice: fresh deals; daily: today's deals)."""
         players = players or self.pending.get("players", self.players)
         level = level or self.pending.get("level", self.level)
+        self.variant = variant or self.pending.get("variant", self.variant)
         self.pending = {}
         self.notice = ""
         self.narration = []
         self._new_game(int(players), str(level), mode, None, seed)
-        self.controller.players = self._partner_map()
-        self.controller.widget.labels = _labels(self.tr, self.players)
+        self._set_table()
         self.controller.say("info", self.tr.ui("game.full.started"))
         self._run_bots()
         self._save()
         self.render()
+
+    def _set_table(self) -> None:
+        """The table's partner, buttons and words for the game now played."""
+        self.controller.players = self._partner_map()
+        self.controller.state = self.shown_state()
+        self.controller.actions = default_actions(self.game.state)
+        self.controller.widget.labels = _labels(self.tr, self.players, self.variant)
+
+    def _rounds_word(self, classic: str, handfoot: str, **params: Any) -> str:
+        """A panel sentence about hands (Classic) or rounds (Hand and Foot)."""
+        return self.tr.ui(handfoot if self.variant == "handfoot" else classic, **params)
 
     def next_hand(self) -> None:
         if not self.awaiting_next:
@@ -515,8 +544,8 @@ class FullGame:
             return
         self.awaiting_next = False
         self.controller.message = {}
-        self._line(self.tr.ui("game.full.hand_starts", number=self.game.state.hand_number),
-                   kind="hand")  # fmt: skip
+        self._line(self._rounds_word("game.full.hand_starts", "game.full.hf.round_starts",
+                                     number=self.game.state.hand_number), kind="hand")  # fmt: skip
         self._run_bots()
         self._save()
         self.render()
@@ -643,9 +672,8 @@ class FullGame:
         self.awaiting_next = bool(doc.get("awaiting_next")) and game.last_hand is not None
         self.board_done = bool(doc.get("board_done"))
         self.narration = []
-        self.controller.players = self._partner_map()
-        self.controller.widget.labels = _labels(self.tr, self.players)
-        self.controller.state = self.shown_state()
+        self.variant = game.rules.family
+        self._set_table()
         self.notice = self.tr.ui("game.full.restored")
         self._line(self.notice)
         self._run_bots()
@@ -737,11 +765,14 @@ class FullGame:
         totals = self.game.totals
         return {
             "id": "scores",
-            "caption": tr.ui(
-                "game.full.sheet.caption", target=tr.number(self.game.rules.game_target)
+            "caption": self._rounds_word(
+                "game.full.sheet.caption",
+                "game.full.hf.sheet_caption",
+                target=tr.number(self.game.rules.game_target),
+                rounds=tr.number(self.game.rules.rounds),
             ),  # fmt: skip
             "head": [
-                tr.ui("game.full.sheet.hand"),
+                self._rounds_word("game.full.sheet.hand", "game.full.hf.sheet_round"),
                 tr.ui("game.full.sheet.we"),
                 tr.ui("game.full.sheet.they"),
             ],  # fmt: skip
@@ -766,13 +797,18 @@ class FullGame:
         mine = LEARNER % 2
         if self.game.is_over:
             we, they = self.game.totals[mine], self.game.totals[1 - mine]
+            if self.game.winner is None:
+                return tr.ui("game.full.hf.tie", we=_signed(we))  # H-GAME-1: equal totals
             key = "game.full.won" if self.game.winner == mine else "game.full.lost"
             return tr.ui(key, we=_signed(we), they=_signed(they))
         if self.awaiting_next:
             state = self.game.state
-            return tr.ui("game.full.hand_over", number=len(self.game.hands),
-                         we=tr.number(state.minimum(mine)),
-                         they=tr.number(state.minimum(1 - mine)))  # fmt: skip
+            return self._rounds_word("game.full.hand_over", "game.full.hf.round_over",
+                                     number=len(self.game.hands),
+                                     we=tr.number(state.minimum(mine)),
+                                     they=tr.number(state.minimum(1 - mine)))  # fmt: skip
+        if self.variant == "handfoot":
+            return tr.ui("game.full.hf.intro", rounds=tr.number(self.game.rules.rounds))
         return tr.ui("game.full.intro.four" if self.players == 4 else "game.full.intro.two",
                      target=tr.number(self.game.rules.game_target))  # fmt: skip
 
@@ -784,8 +820,9 @@ class FullGame:
         learner_turn = playing and self.game.state.to_move == LEARNER
         controls = []
         if self.awaiting_next:
-            controls.append({"id": "next_hand", "label": tr.ui("game.full.next_hand"),
-                             "primary": True})  # fmt: skip
+            controls.append({"id": "next_hand", "primary": True,
+                             "label": self._rounds_word("game.full.next_hand",
+                                                        "game.full.hf.next_round")})  # fmt: skip
         controls += [
             {"id": "hint", "label": tr.ui("game.hint"), "enabled": learner_turn},
         ]
@@ -803,14 +840,18 @@ class FullGame:
             mode_text = tr.ui("game.full.mode.practice")
         level = self.pending.get("level", self.level)
         players = self.pending.get("players", self.players)
+        variant = self.pending.get("variant", self.variant)
         groups = [
+            _setting(tr.ui("game.full.variant_label"), "variant",
+                     [(v, tr.ui(VARIANT_KEYS[v]), v == variant) for v in VARIANT_KEYS]),
             _setting(tr.ui("game.full.level_label"), "level",
                      [(lv, tr.ui(LEVEL_KEYS[lv]), lv == level) for lv in levels()]),
-            _setting(tr.ui("game.full.players_label"), "players",
-                     [(n, tr.ui(PLAYER_KEYS[n]), n == players) for n in (4, 2)]),
-            _setting(tr.ui("game.full.pace_label"), "pace",
-                     [(p, tr.ui(PACE_KEYS[p]), p == self.pace) for p in PACES]),
         ]  # fmt: skip
+        if variant == "classic":  # Hand and Foot is a four-player game (H-DECK-1)
+            sizes = [(n, tr.ui(PLAYER_KEYS[n]), n == players) for n in (4, 2)]
+            groups.append(_setting(tr.ui("game.full.players_label"), "players", sizes))
+        paces = [(p, tr.ui(PACE_KEYS[p]), p == self.pace) for p in PACES]
+        groups.append(_setting(tr.ui("game.full.pace_label"), "pace", paces))
         form = None
         if self.mode == "daily" and self.game.is_over and not self.board_done:
             form = {"id": "board", "field": "name", "label": tr.ui("game.full.board.name_label"),
@@ -819,11 +860,14 @@ class FullGame:
         board = self._board_table()
         if board is not None:
             tables.append(board)
-        hand_text = tr.ui("game.full.hand_number", number=tr.number(self.shown_state().hand_number))
+        number = tr.number(self.shown_state().hand_number)
+        rounds = tr.number(self.game.rules.rounds)
+        hand_text = self._rounds_word("game.full.hand_number", "game.full.hf.round_number",
+                                      number=number, rounds=rounds)  # fmt: skip
         return {
             "kind": "full",
             "wants_player": True,
-            "title": tr.ui("game.full.title"),
+            "title": self._rounds_word("game.full.title", "game.full.hf.title"),
             "puzzle": f"{hand_text} · {level_name} · {mode_text}",
             "progress": "",
             "solved": False,
@@ -895,7 +939,8 @@ def breakdown_sheet(tr: Translator, state: State, number: int) -> dict[str, Any]
             "total": {"id": f"{t}-total", "label": tr.ui("game.score.total"),
                       "value": _signed(score.total)},
         })  # fmt: skip
-    return {"label": tr.ui("game.full.breakdown", number=tr.number(number)), "teams": teams}
+    key = "game.full.hf.breakdown" if state.rules.family == "handfoot" else "game.full.breakdown"
+    return {"label": tr.ui(key, number=tr.number(number)), "teams": teams}
 
 
 def _setting(label: str, name: str, options: list[tuple[Any, str, bool]]) -> dict[str, Any]:
@@ -916,10 +961,10 @@ def _signed(points: int) -> str:
     return "\u2066" + ("\u2212" + text if points < 0 else text) + "\u2069"
 
 
-def _labels(tr: Translator, players: int) -> dict[str, Any]:
+def _labels(tr: Translator, players: int, variant: str = "classic") -> dict[str, Any]:
     from .table import build_labels
 
-    return build_labels(tr, players)
+    return build_labels(tr, players, variant)
 
 
 # ---------------------------------------------------------------------- play_game()
@@ -934,6 +979,7 @@ def play_game(
     pace: str = "normal",
     seed: str | None = None,
     data_dir: Path | None = None,
+    variant: str = "classic",
 ) -> Any:
     """The full-game widget in language ``lang``: display it (the value of the cell).
 
@@ -950,7 +996,7 @@ def play_game(
     try:
         store = SaveStore(data_dir / "games" if data_dir is not None else None)
         game = FullGame(translator, lang, players=players, level=level, mode=mode, pace=pace,
-                        seed=seed, store=store)  # fmt: skip
+                        seed=seed, store=store, variant=variant)  # fmt: skip
         return game.widget
     except ValueError:
         return _error(translator, lang, "error.game_options")

@@ -12,6 +12,9 @@ panel above it (prompt, progress "3 of 8 solved", Hint, Start again, Previous, N
 - Goals ``turn``, ``first_meld``, ``go_out``: play at the table until the turn is over, the
   team's first meld is down, or the learner has gone out (``puzzles.goal_reached``).
 - Goal ``value``: a question about card values, answered with buttons.
+- Hand and Foot: goal ``pile`` (complete a clean, dirty or wild pile of seven with one play)
+  and goal ``out_or_explain`` (go out if the rules allow it, else pick the rule that stops
+  you); ``take_or_explain``, ``go_out`` and the others play on a Hand and Foot table too.
 
 Every answer gets feedback at once: a refusal explained by the engine's reason and rule id,
 and a right answer by why it is right.  The status line states the puzzle's task.
@@ -39,6 +42,7 @@ from canasta_teach.engine import (
     Verdict,
 )
 from canasta_teach.engine.cards import TOKENS, VALUES
+from canasta_teach.engine.handfoot import HandFootState, pile_kind
 from canasta_teach.engine.scoring import ScoreLine, score_hand
 from canasta_teach.engine.view import team_names
 
@@ -52,10 +56,13 @@ from .puzzles import (
     canasta_problem,
     find_puzzle_set,
     goal_reached,
+    going_out_refusal,
     legal_melds,
     legal_takes,
     load_set,
     offered_reasons,
+    pile_plays,
+    pile_problem,
     solve,
     take_refusal,
     turn_over,
@@ -66,6 +73,7 @@ from .table import (
     CardTable,
     TableController,
     Translator,
+    default_actions,
 )
 
 log = logging.getLogger(__name__)
@@ -82,6 +90,12 @@ SCORE_WHY = {
     "melded_cards": "game.score.why.melded_cards",
     "cards_in_hand": "game.score.why.cards_in_hand",
     "ask_penalty": "game.score.why.ask_penalty",
+    # Hand and Foot (H-SCORE-1, H-RED-1, H-VAL-1)
+    "piles_clean": "game.score.why.piles_clean",
+    "piles_dirty": "game.score.why.piles_dirty",
+    "piles_wild": "game.score.why.piles_wild",
+    "red_threes_left": "game.score.why.red_threes_left",
+    "cards_in_hand_foot": "game.score.why.cards_in_hand_foot",
 }
 GAMES = (
     "card-values",
@@ -94,6 +108,7 @@ GAMES = (
     "score-a-hand",
     "two-players",
     "review",
+    "hand-and-foot",
 )
 REASON_PREFIX = "reason:"
 ANSWER_PREFIX = "answer:"
@@ -122,11 +137,31 @@ CANASTA_PROMPTS = {
     "natural": "game.prompt.canasta_natural",
     "mixed": "game.prompt.canasta_mixed",
 }
-#: The table's buttons each goal offers (the table shows only these).
+#: Hand and Foot's pile puzzles (H-MELD-3): the task by kind, and why a play is not it.
+PILE_PROMPTS = {
+    "any": "game.prompt.pile",
+    "clean": "game.prompt.pile_clean",
+    "dirty": "game.prompt.pile_dirty",
+    "wild": "game.prompt.pile_wild",
+}
+PILE_PROBLEMS = {
+    "short": "game.feedback.pile_short",
+    "clean": "game.feedback.pile_clean_not_asked",
+    "dirty": "game.feedback.pile_dirty_not_asked",
+    "wild": "game.feedback.pile_wild_not_asked",
+}
+PILE_WHY = {
+    "clean": "game.why.pile_clean",
+    "dirty": "game.why.pile_dirty",
+    "wild": "game.why.pile_wild",
+}
+#: The table's buttons each goal offers (the table shows only these, and of them only the
+#: ones the variant's table has: Hand and Foot has Lay down, and no Go out planner).
 GOAL_ACTIONS = {
-    "turn": ("draw", "take", "meld", "add", "discard", "go_out", "ask"),
-    "first_meld": ("draw", "take", "meld", "add", "discard"),
-    "go_out": ("meld", "add", "discard", "go_out", "ask"),
+    "turn": ("draw", "take", "meld", "add", "lay_down", "discard", "go_out", "ask"),
+    "first_meld": ("draw", "take", "meld", "add", "lay_down", "discard"),
+    "go_out": ("meld", "add", "lay_down", "discard", "go_out", "ask"),
+    "out_or_explain": ("meld", "add", "discard", "go_out"),
 }
 
 
@@ -222,6 +257,10 @@ class PuzzleGame:
             return tr.ui("game.task.first_meld")
         if goal == "go_out":
             return tr.ui("game.task.go_out")
+        if goal == "pile":
+            return tr.ui("game.task.pile")
+        if goal == "out_or_explain":
+            return tr.ui("game.task.out_or_explain")
         if goal in SCORE_GOALS:
             return tr.ui("game.task.score")
         return None  # a whole turn: the table's own "your turn: ..." is the task
@@ -233,8 +272,11 @@ class PuzzleGame:
             self.controller.actions = ()
         elif goal == "meld":
             self.controller.actions = ("meld",)
+        elif goal == "pile":
+            self.controller.actions = ("meld", "add")
         elif goal in GOAL_ACTIONS:
-            actions = GOAL_ACTIONS[goal]
+            variant = default_actions(self.controller.state)
+            actions = tuple(a for a in GOAL_ACTIONS[goal] if a in variant)
             if self.puzzle.partner is None:
                 actions = tuple(a for a in actions if a != "ask")
             self.controller.actions = actions
@@ -303,20 +345,30 @@ class PuzzleGame:
     def _offered_rules(self) -> list[str]:
         """The rule ids offered as answers now (none outside a take-the-pile puzzle's play)."""
         puzzle = self.puzzle
-        if puzzle.goal != "take_or_explain" or self.stage != "play":
+        if puzzle.goal not in ("take_or_explain", "out_or_explain") or self.stage != "play":
             return []
-        reason = take_refusal(self.controller.state)
+        reason = self._right_reason()
         salt = zlib.crc32(puzzle.name.encode())
         return offered_reasons(puzzle, reason.rule if reason else None, salt)
+
+    def _right_reason(self) -> Reason | None:
+        """The rule that stops the pickup (take puzzles) or going out (go-out puzzles)."""
+        state = self.controller.state
+        if self.puzzle.goal == "out_or_explain":
+            return going_out_refusal(state)
+        return take_refusal(state)
 
     def _choose_reason(self, rule: str) -> None:
         state = self.controller.state
         tr = self.tr
-        if legal_takes(state):
+        out = self.puzzle.goal == "out_or_explain"
+        if not out and legal_takes(state):
             self.controller.say("refusal", tr.ui("game.feedback.can_take"))
             return
-        reason = take_refusal(state)
-        assert reason is not None
+        reason = self._right_reason()
+        if reason is None:  # out_or_explain: going out is allowed here
+            self.controller.say("refusal", tr.ui("game.feedback.can_go_out"))
+            return
         if rule == reason.rule:
             self.controller.say(
                 "success",
@@ -325,9 +377,8 @@ class PuzzleGame:
             )
             self._solved()
         else:
-            self.controller.say(
-                "refusal", tr.ui("game.feedback.wrong_reason", rule=tr.rule_title(rule))
-            )
+            key = "game.feedback.wrong_out_reason" if out else "game.feedback.wrong_reason"
+            self.controller.say("refusal", tr.ui(key, rule=tr.rule_title(rule)))
 
     # ------------------------------------------------------------------ scoring a hand
 
@@ -518,11 +569,31 @@ class PuzzleGame:
             and not legal_takes(self.controller.state)
         ):
             return self._message("refusal", self.tr.ui("game.feedback.take_refused"))
+        if (
+            self.puzzle.goal == "out_or_explain"
+            and self.stage == "play"
+            and reason.rule in self._offered_rules()
+            and going_out_refusal(self.controller.state) is not None
+        ):
+            # Trying to go out is how the learner finds out; the rule is the question.
+            return self._message("refusal", self.tr.ui("game.feedback.out_refused"))
         return None
 
     def _check_move(self, move: Move, verdict: Verdict) -> dict[str, str] | None:
         """Refuse legal moves that do not answer the puzzle (nothing is played)."""
         puzzle = self.puzzle
+        state = self.controller.state
+        if puzzle.goal == "pile" and isinstance(move, (Meld, Add)):
+            problem = pile_problem(state, move, puzzle.kind)
+            if problem is not None:
+                cards = self.tr.cards([TOKENS[k] for k in move.cards])
+                message = self._message("refusal", self.tr.ui(PILE_PROBLEMS[problem], cards=cards))
+                message["rule"] = "H-MELD-3"
+                message["rule_title"] = self.tr.rule_title("H-MELD-3")
+                return message
+        if puzzle.goal == "out_or_explain" and going_out_refusal(state) is not None:
+            # Going out is not allowed: a legal play here would only hide the question.
+            return self._message("info", self.tr.ui("game.feedback.out_not_a_way"))
         if puzzle.goal == "meld" and isinstance(move, Meld):
             problem = canasta_problem(move.cards, puzzle.canasta)
             if problem is not None:
@@ -546,8 +617,10 @@ class PuzzleGame:
 
     def _on_move(self, move: Move, verdict: Verdict) -> None:
         puzzle = self.puzzle
-        if (puzzle.goal == "meld" and isinstance(move, Meld)) or (
-            puzzle.goal == "take_or_explain" and isinstance(move, TakePile)
+        if (
+            (puzzle.goal == "meld" and isinstance(move, Meld))
+            or (puzzle.goal == "take_or_explain" and isinstance(move, TakePile))
+            or (puzzle.goal == "pile" and isinstance(move, (Meld, Add)))
         ):
             note = self.tr.reason(verdict.note) if verdict.note is not None else ""
             text = self._why(move)
@@ -605,17 +678,34 @@ class PuzzleGame:
                 key = "game.why.canasta_mixed" if wild else "game.why.canasta_natural"
                 return tr.ui(key, cards=cards)
             return tr.ui("game.why.meld", cards=cards)
+        if puzzle.goal == "pile" and isinstance(move, (Meld, Add)):
+            made = pile_problem(puzzle.state(), move, None) is None
+            kind = puzzle.kind or self._last_pile_kind()
+            if made and kind in PILE_WHY:
+                return tr.ui(PILE_WHY[kind], cards=tr.cards([TOKENS[k] for k in move.cards]))
         if puzzle.goal == "take_or_explain" and isinstance(move, TakePile):
+            if isinstance(state, HandFootState):
+                return tr.ui("game.why.hf_take")
             return tr.ui(_take_why(move, self._top_before))
         if puzzle.goal == "first_meld":
             team = self.controller.seat % 2
             have = sum(group.value for group in state.melds[team].values())
             return tr.ui("game.why.first_meld", have=tr.number(have),
                          needed=tr.number(self.puzzle.state().minimum(team)))  # fmt: skip
-        if puzzle.goal == "go_out":
+        if puzzle.goal in ("go_out", "out_or_explain") and isinstance(state, HandFootState):
+            return tr.ui("game.why.hf_go_out")
+        if puzzle.goal in ("go_out", "out_or_explain"):
             concealed = state.end is not None and state.end.how == "concealed"
             return tr.ui("game.why.go_out_concealed" if concealed else "game.why.go_out")
         return tr.ui("game.why.turn")
+
+    def _last_pile_kind(self) -> str | None:
+        """The kind of the team's newest pile (a pile puzzle that asked for any kind)."""
+        state = self.controller.state
+        if not isinstance(state, HandFootState):
+            return None
+        piles = state.piles[self.controller.seat % 2]
+        return pile_kind(piles[-1]) if piles else None
 
     @property
     def _top_before(self) -> int | None:
@@ -655,8 +745,20 @@ class PuzzleGame:
             if puzzle.question == "most":
                 return tr.ui("hint.value_most")
             return tr.ui("hint.value_count")
+        if puzzle.goal == "out_or_explain" and going_out_refusal(state) is not None:
+            if isinstance(state, HandFootState):
+                return tr.ui("hint.hf_out_explain")
+            return tr.ui("hint.out_explain")
         if puzzle.goal in GOAL_ACTIONS:
             return self._next_step_hint(state)
+        if puzzle.goal == "pile":
+            plays = pile_plays(state, puzzle.kind)
+            if not plays:  # pragma: no cover - load_set checks this
+                return tr.ui("hint.generic")
+            cards = tr.cards([TOKENS[k] for k in plays[0].cards])
+            if isinstance(plays[0], Add):
+                return tr.ui("hint.step.add", cards=cards)
+            return tr.ui("hint.step.meld", cards=cards)
         if puzzle.goal == "meld":
             melds = legal_melds(state, puzzle.rank, puzzle.canasta)
             if not melds:  # pragma: no cover - load_set checks this
@@ -704,8 +806,10 @@ class PuzzleGame:
     def _refusal_hint(self, reason: Reason | None, card: str, pair: str) -> str:
         tr = self.tr
         rule = reason.rule if reason is not None else ""
-        if rule == "C-BLK-1":
+        if rule in ("C-BLK-1", "H-PILE-2"):
             return tr.ui("hint.take_black_three")
+        if rule == "H-PILE-1":
+            return tr.ui("hint.hf_take_pair", card=card, cards=pair)
         if rule == "C-PILE-2":
             return tr.ui("hint.take_wild_top", card=card)
         if rule == "C-PILE-3":
@@ -751,6 +855,16 @@ class PuzzleGame:
                 prompt = tr.ui("game.prompt.meld", button=tr.ui("button.meld"))
             if puzzle.proposed is not None:
                 proposed = [TOKENS[k] for k in puzzle.proposed]
+        elif puzzle.goal == "pile":
+            prompt = tr.ui(PILE_PROMPTS[puzzle.kind or "any"], meld=tr.ui("button.meld"),
+                           add=tr.ui("button.add"))  # fmt: skip
+        elif puzzle.goal == "out_or_explain":
+            prompt = tr.ui("game.prompt.out_or_explain", meld=tr.ui("button.meld"),
+                           discard=tr.ui("button.discard"))  # fmt: skip
+            if self.stage == "play":
+                rules = self._offered_rules()
+                choices = [{"id": REASON_PREFIX + r, "label": tr.rule_title(r)} for r in rules]
+                choices_label = tr.ui("game.why_not_out")
         elif puzzle.goal == "take_or_explain":
             prompt = tr.ui("game.prompt.take", button=tr.ui("button.take"))
             if self.stage == "play":
@@ -792,6 +906,9 @@ class PuzzleGame:
             # minimum is 0, but the task was (and the solved puzzle still says) the original one.
             needed = tr.number(puzzle.state().minimum(self.controller.seat % 2))
             prompt = tr.ui("game.prompt.first_meld", needed=needed, button=tr.ui("button.meld"))
+        elif isinstance(self.controller.state, HandFootState):
+            prompt = tr.ui("game.prompt.hf_go_out", meld=tr.ui("button.meld"),
+                           add=tr.ui("button.add"), discard=tr.ui("button.discard"))  # fmt: skip
         else:
             key = "game.prompt.go_out_concealed" if puzzle.concealed else "game.prompt.go_out"
             if puzzle.partner is not None:
@@ -855,6 +972,8 @@ def line_facts(
         working = " + ".join(points(ln.points) for ln in score.lines).replace("+ \u2212", "\u2212 ")
         return tr.ui("game.score.why.total", working=working or "0",
                      total=points(score.total)), []  # fmt: skip
+    if isinstance(state, HandFootState):
+        return _handfoot_line_facts(tr, state, side, team, line)
     melds = list(state.melds[team].values())
     if line.code in ("canastas_natural", "canastas_mixed"):
         natural = line.code == "canastas_natural"
@@ -882,6 +1001,48 @@ def line_facts(
         seats = [s for s in range(state.players) if s % 2 == team]
         left = [
             TOKENS[k] for s in seats for k in range(len(TOKENS)) for _ in range(state.hands[s][k])
+        ]
+        why = tr.ui(SCORE_WHY[line.code], cards=tr.cards(left), total=points(-line.points))
+        return why, []
+    return tr.ui(SCORE_WHY[line.code]), []
+
+
+def _handfoot_line_facts(
+    tr: Translator, state: HandFootState, side: str, team: int, line: ScoreLine
+) -> tuple[str, list[str]]:
+    """``line_facts`` for a Hand and Foot round: piles by kind, red threes laid and left,
+    the cards melded (piles and unfinished melds), the cards left in hands and feet."""
+    points = _signed
+    if line.code in ("piles_clean", "piles_dirty", "piles_wild"):
+        kind = line.code.removeprefix("piles_")
+        chosen = [g for g in state.piles[team] if pile_kind(g) == kind]
+        names = " · ".join(tr.cards([TOKENS[k] for k in g.cards()]) for g in chosen)
+        return tr.ui(SCORE_WHY[line.code], piles=names), [f"{side} [data-ct-pile-kind='{kind}']"]
+    if line.code in ("red_threes", "red_threes_left"):
+        count = int(line.params.get("count", 0))
+        key = "game.score.why.hf_red_threes" if line.code == "red_threes" else SCORE_WHY[line.code]
+        value = points(state.rules.red_three_value)
+        return tr.ui(key, cards=tr.card("3R", count), value=value), [f"{side} .ct-red-threes"]
+    if line.code == "melded_cards":
+        groups = list(state.piles[team]) + list(state.melds[team].values())
+        working = " + ".join(
+            tr.ui(
+                "game.value_part",
+                cards=tr.cards([TOKENS[k] for k in g.cards()]),
+                points=points(g.value),
+            )  # fmt: skip
+            for g in groups
+        )
+        return tr.ui(SCORE_WHY[line.code], working=working, total=points(line.points)), []
+    if line.code == "cards_in_hand_foot":
+        seats = [s for s in range(state.players) if s % 2 == team]
+        left = [
+            TOKENS[k]
+            for s in seats
+            for counts in (state.hands[s], state.feet[s])
+            for k in range(len(TOKENS))
+            for _ in range(counts[k])
+            if k != 2  # red threes have their own line
         ]
         why = tr.ui(SCORE_WHY[line.code], cards=tr.cards(left), total=points(-line.points))
         return why, []

@@ -16,16 +16,24 @@ order, each a position file in the project's notation (``docs/notation.md``)::
                                      # ("any", "natural" or "mixed")
     choices = ["C-PILE-3", "C-BLK-1"]  # optional (goal "take_or_explain"): reasons offered
     explain = "threes.stop"          # optional: ui message "why.<explain>", shown when solved
+    kind = "clean"                   # optional (goal "pile", Hand and Foot): the pile's kind
+                                     # ("clean", "dirty" or "wild"; any when left out)
 
 Goals:
 
 - ``meld``: lay down a legal new meld (of ``rank``).
 - ``take_or_explain``: take the pile if allowed, else choose the rule that stops you.
+- ``pile`` (Hand and Foot): complete a pile of seven cards (of ``kind``) with one meld or
+  one addition (H-MELD-3); a legal play that makes no such pile is explained, not played.
+- ``out_or_explain``: go out if allowed, else choose the rule that stops you (``choices``;
+  by default the variant's going-out and pile rules).  Legal plays that do not go out are
+  explained, not played; a refused attempt to go out does not print the rule.
 - ``turn``: play the whole turn (draw or take the pile, meld if you like, discard); with
   ``require = ["meld"]`` (or ``"take"``, ``"add"``, ``"ask"``) the turn must include that
   move (``go_out`` takes ``require`` too).
 - ``first_meld``: make the team's first meld of the hand (reach the minimum).
-- ``go_out``: go out this turn; ``concealed = true`` asks for going out concealed;
+- ``go_out``: go out this turn (Hand and Foot: from the foot, H-OUT-1); ``concealed = true``
+  asks for going out concealed;
   ``partner = "yes"`` or ``"no"`` is the partner's answer to "Partner, may I go out?"
   (the learner may ask; with ``"no"`` use goal ``turn``: finish the turn without going out).
 - ``value``: a question about card values, ``question = "count"`` (what the hand counts to)
@@ -36,7 +44,8 @@ Goals:
 The learner is always the seat to move in the position.  ``load_set`` checks every puzzle
 against the engine (a meld puzzle has a legal answer, a proposed meld comes from the hand,
 offered reasons include the right one, a turn, first-meld or going-out goal can be reached
-by legal moves), so a broken puzzle fails in the tests, not in class.
+by legal moves, a pile puzzle has a play that makes the pile), so a broken puzzle fails in
+the tests, not in class.
 """
 
 from __future__ import annotations
@@ -61,6 +70,8 @@ from canasta_teach.engine import (
     TakePile,
 )
 from canasta_teach.engine.cards import NUM_KINDS, TOKENS, VALUES, parse_kind
+from canasta_teach.engine.goingout import going_out_plan, plan_going_out
+from canasta_teach.engine.handfoot import HandFootState
 from canasta_teach.engine.moves import canonical
 from canasta_teach.engine.notation import NotationError, parse_position
 from canasta_teach.engine.reasons import RULES
@@ -70,16 +81,26 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-GOALS = ("meld", "take_or_explain", "turn", "first_meld", "go_out", "value", "score_walk", "score")
+GOALS = (
+    "meld", "take_or_explain", "turn", "first_meld", "go_out", "value", "score_walk", "score",
+    "pile", "out_or_explain",
+)  # fmt: skip
 #: Moves a ``turn`` puzzle may require.
 REQUIREMENTS = ("take", "meld", "add", "ask")
 QUESTIONS = ("count", "most")
 CANASTAS = ("any", "natural", "mixed")
+#: Hand and Foot's piles of seven (H-MELD-3): the kinds a ``pile`` puzzle may ask for.
+PILE_KINDS = ("clean", "dirty", "wild")
 #: How many positions the solver may visit to show that a goal can be reached.
 SOLVER_NODES = 20_000
 PUZZLES_FOLDER = "puzzles"
 #: Rules that stop a pile pickup: the reasons a take-the-pile puzzle offers by default.
 TAKE_RULES = ("C-PILE-3", "C-BLK-1", "C-PILE-6", "C-PILE-5", "C-PILE-2", "C-PILE-4", "C-FRZ-2")
+#: The same for a Hand and Foot position (H-PILE-1, H-PILE-2, H-MIN-1).
+HANDFOOT_TAKE_RULES = ("H-PILE-1", "H-PILE-2", "H-MIN-1", "H-OUT-1")
+#: Rules that stop going out: the reasons a "can you go out?" puzzle offers by default.
+OUT_RULES = ("C-OUT-1", "C-OUT-5", "C-ASK-1", "C-OUT-4")
+HANDFOOT_OUT_RULES = ("H-OUT-1", "H-OUT-2", "H-PILE-1", "H-PILE-2")
 CHOICES_SHOWN = 4
 
 
@@ -101,6 +122,7 @@ class Puzzle:
     question: str | None = None
     explain: str | None = None
     canasta: str | None = None  # a meld puzzle that asks for a canasta: any, natural, mixed
+    kind: str | None = None  # a pile puzzle's kind: clean, dirty, wild (None: any)
 
     def state(self) -> State:
         """A fresh engine state of the position (every call: retries start clean)."""
@@ -148,7 +170,7 @@ def _read_puzzle(folder: Path, entry: Any, number: int) -> Puzzle:
         raise PuzzleError(f"{where}: expected a [[puzzle]] table")
     unknown = set(entry) - {
         "file", "goal", "rank", "proposed", "choices", "require", "concealed", "partner",
-        "question", "explain", "canasta",
+        "question", "explain", "canasta", "kind",
     }  # fmt: skip
     if unknown:
         raise PuzzleError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
@@ -193,9 +215,12 @@ def _read_puzzle(folder: Path, entry: Any, number: int) -> Puzzle:
     canasta = entry.get("canasta")
     if canasta not in (None, *CANASTAS) or (canasta is not None and goal != "meld"):
         raise PuzzleError(f"{where}: 'canasta' (meld puzzles) is one of {', '.join(CANASTAS)}")
+    kind = entry.get("kind")
+    if kind not in (None, *PILE_KINDS) or (kind is not None and goal != "pile"):
+        raise PuzzleError(f"{where}: 'kind' (pile puzzles) is one of {', '.join(PILE_KINDS)}")
     puzzle = Puzzle(
         file_name, goal, position, rank, proposed, choices, tuple(require), concealed,
-        None if partner is None else partner == "yes", question, explain, canasta,
+        None if partner is None else partner == "yes", question, explain, canasta, kind,
     )  # fmt: skip
     _validate(puzzle, f"{where} ({file_name})")
     return puzzle
@@ -256,6 +281,75 @@ def take_refusal(state: State) -> Reason | None:
     return state.check(best_take_attempt(state)).reason
 
 
+def pile_made(before: State, after: State, team: int) -> str | None:
+    """The kind of the pile of seven (H-MELD-3) that ``after`` has and ``before`` had not,
+    or None (no new pile, or not a Hand and Foot position)."""
+    if not isinstance(before, HandFootState) or not isinstance(after, HandFootState):
+        return None
+    was = before.pile_counts(team)
+    now = after.pile_counts(team)
+    for kind, old, new in zip(PILE_KINDS, was, now, strict=True):
+        if new > old:
+            return kind
+    return None
+
+
+def pile_problem(state: State, move: Move, wanted: str | None) -> str | None:
+    """Why a legal play does not answer a puzzle asking for a pile of kind ``wanted`` (None:
+    any kind): "short" (no pile of seven is made) or the kind it would make instead; None
+    when it answers it.  The play is tried on a copy."""
+    trial = state.copy()
+    if not trial.apply(move).legal:
+        return None  # the engine's own refusal says why
+    made = pile_made(state, trial, state.current % 2)
+    if made is None:
+        return "short"
+    if wanted is not None and made != wanted:
+        return made
+    return None
+
+
+def pile_plays(state: State, wanted: str | None) -> list[Meld | Add]:
+    """The legal melds and additions that complete a pile of the kind ``wanted`` (any when
+    None) for the seat to move."""
+    return [
+        m
+        for m in state.legal_moves()
+        if isinstance(m, (Meld, Add)) and pile_problem(state, m, wanted) is None
+    ]
+
+
+def going_out_refusal(state: State) -> Reason | None:
+    """Why the seat to move may not go out now (None when it may): the engine's refusal of
+    laying the whole hand down, or all of it but one card that is then discarded.  A going-out
+    rule's refusal is preferred to a meld's (a card that fits nowhere)."""
+    if going_out_plan(state) is not None:
+        return None
+    hand = state.hands[state.current]
+    found: list[Reason] = []
+    for discard in (None, *(Kind(k) for k in range(NUM_KINDS - 1, -1, -1) if hand[k])):
+        laid = hand[:]
+        if discard is not None:
+            laid[discard] -= 1
+        if not any(laid):
+            continue
+        reason = plan_going_out(state, laid, discard).reason
+        if reason is not None:
+            found.append(reason)
+    for reason in found:
+        if reason.rule in (*OUT_RULES, *HANDFOOT_OUT_RULES):
+            return reason
+    return found[0] if found else None
+
+
+def default_reasons(puzzle: Puzzle) -> Sequence[str]:
+    """The rule ids a take-or-explain or go-out-or-explain puzzle offers by default."""
+    handfoot = isinstance(puzzle.state(), HandFootState)
+    if puzzle.goal == "out_or_explain":
+        return HANDFOOT_OUT_RULES if handfoot else OUT_RULES
+    return HANDFOOT_TAKE_RULES if handfoot else TAKE_RULES
+
+
 # ---------------------------------------------------------------------- goals
 
 
@@ -290,7 +384,7 @@ def goal_reached(puzzle: Puzzle, state: State, seat: int, record: TurnRecord) ->
         return turn_over(state, seat) and not record.missing(puzzle.require)
     if puzzle.goal == "first_meld":
         return state.down[seat % 2]
-    if puzzle.goal == "go_out":
+    if puzzle.goal in ("go_out", "out_or_explain"):
         end = state.end
         if end is None or end.seat != seat or end.how == "stock":
             return False
@@ -368,6 +462,30 @@ def solve(puzzle: Puzzle, state: State, max_nodes: int = SOLVER_NODES) -> list[M
     return None
 
 
+def _validate_handfoot(puzzle: Puzzle, state: State, where: str) -> bool:
+    """Checks of the Hand and Foot goals; True when the puzzle's goal was one of them."""
+    if puzzle.goal == "pile":
+        if not isinstance(state, HandFootState):
+            raise PuzzleError(f"{where}: a pile puzzle is a Hand and Foot position")
+        if state.phase.value != "meld" or not state.down[state.current % 2]:
+            raise PuzzleError(f"{where}: a pile puzzle starts after the draw, the team down")
+        if not pile_plays(state, puzzle.kind):
+            kind = f" {puzzle.kind}" if puzzle.kind else ""
+            raise PuzzleError(f"{where}: no legal play makes a{kind} pile")
+        return True
+    if puzzle.goal == "out_or_explain":
+        if state.phase.value != "meld":
+            raise PuzzleError(f"{where}: a go-out-or-explain puzzle starts after the draw")
+        reason = going_out_refusal(state)
+        if reason is None and solve(puzzle, state) is None:
+            raise PuzzleError(f"{where}: no reason and no way out: the puzzle has no answer")
+        offered = puzzle.choices if puzzle.choices is not None else default_reasons(puzzle)
+        if reason is not None and reason.rule not in offered:
+            raise PuzzleError(f"{where}: the right reason {reason.rule} is not among the choices")
+        return True
+    return False
+
+
 def _validate(puzzle: Puzzle, where: str) -> None:
     try:
         state = puzzle.state()
@@ -394,7 +512,7 @@ def _validate(puzzle: Puzzle, where: str) -> None:
         return
     if puzzle.rank is not None or puzzle.proposed is not None:
         raise PuzzleError(f"{where}: 'rank' and 'proposed' belong to meld puzzles")
-    if puzzle.goal != "take_or_explain" and puzzle.choices is not None:
+    if puzzle.goal not in ("take_or_explain", "out_or_explain") and puzzle.choices is not None:
         raise PuzzleError(f"{where}: 'choices' belongs to take_or_explain puzzles")
     if puzzle.require and puzzle.goal not in ("turn", "go_out"):
         raise PuzzleError(f"{where}: 'require' belongs to turn and go_out puzzles")
@@ -411,6 +529,8 @@ def _validate(puzzle: Puzzle, where: str) -> None:
                 raise PuzzleError(f"{where}: one card kind must be worth the most")
         return
     if puzzle.goal in ("score_walk", "score"):
+        return
+    if _validate_handfoot(puzzle, state, where):
         return
     if puzzle.goal in ("turn", "first_meld", "go_out"):
         if puzzle.goal == "first_meld" and state.down[state.current % 2]:
@@ -451,11 +571,12 @@ def load_set(folder: Path) -> PuzzleSet:
 
 
 def offered_reasons(puzzle: Puzzle, right: str | None, salt: int) -> list[str]:
-    """The rule ids offered as answers: the right one (if the pile cannot be taken) and
-    distractors, in an order that does not give the answer away (fixed per puzzle)."""
+    """The rule ids offered as answers: the right one (if the pile cannot be taken, or the
+    player may not go out) and distractors, in an order that does not give the answer away
+    (fixed per puzzle)."""
     if puzzle.choices is not None:
         return list(puzzle.choices)
-    pool: Sequence[str] = TAKE_RULES
+    pool: Sequence[str] = default_reasons(puzzle)
     picked = [right] if right else []
     start = salt % len(pool)
     for i in range(len(pool)):

@@ -47,6 +47,7 @@ SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("going_out", ("OUT", "ASK", "END")),
     ("scoring", ("SCORE", "GAME")),
     ("two_players", ("TWO",)),
+    ("hand_and_foot", ()),  # every H-* id (hand-and-foot.md)
 )
 
 
@@ -88,11 +89,19 @@ GLOSSARY: tuple[Term, ...] = (
     Term("going_out", "9 9 9 | 4"),
     Term("going_out_concealed", "J J J J J J J | 6 6 6"),
     Term("partner_may_i"),
+    # Hand and Foot
+    Term("foot", "back back back"),
+    Term("clean_pile", "9 9 9 9 9 9 9"),
+    Term("dirty_pile", "9 9 9 9 9 2 JK"),
+    Term("wild_pile", "JK JK 2 2 2 2 JK"),
+    Term("lay_down", "K K K | Q Q Q"),
 )
 
 
 def section_of(rule_id: str) -> str:
     """The section key of a rule id ("C-PILE-3" -> "pile")."""
+    if rule_id.startswith("H-"):
+        return "hand_and_foot"
     subject = rule_id.split("-")[1]
     for key, subjects in SECTIONS:
         if subject in subjects:

@@ -35,7 +35,8 @@ from canasta_teach.engine import (
     Verdict,
 )
 from canasta_teach.engine.cards import TOKENS, parse_kind
-from canasta_teach.engine.moves import canonical
+from canasta_teach.engine.handfoot import HandFootState
+from canasta_teach.engine.moves import LayDown, canonical
 from canasta_teach.engine.state import Phase
 from canasta_teach.engine.view import player_view, seat_names, team_names
 
@@ -46,8 +47,30 @@ log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).resolve().parent / "static"
 
-#: The table's buttons, in the order they are shown.
+#: The table's buttons, in the order they are shown (Classic).
 ACTIONS: tuple[str, ...] = ("draw", "take", "meld", "add", "discard", "go_out", "ask", "answer")
+#: Hand and Foot's buttons (the seed's controls): no Go out planner (a discard or a meld from
+#: the foot goes out), and Lay down for the groups set aside for the first meld (H-MIN-1).
+HANDFOOT_ACTIONS: tuple[str, ...] = (
+    "draw", "take", "meld", "add", "lay_down", "discard", "ask", "answer",
+)  # fmt: skip
+#: Every button any table may show (labels are built for all of them).
+ALL_ACTIONS: tuple[str, ...] = tuple(dict.fromkeys(ACTIONS + HANDFOOT_ACTIONS))
+
+
+#: Hand and Foot's pile kinds in words (H-MELD-3): the badge on each pile of seven.
+PILE_KIND_KEYS = {
+    "clean": "table.hf.pile_clean",
+    "dirty": "table.hf.pile_dirty",
+    "wild": "table.hf.pile_wild",
+}
+
+
+def default_actions(state: State) -> tuple[str, ...]:
+    """The buttons a table shows for this variant."""
+    return HANDFOOT_ACTIONS if isinstance(state, HandFootState) else ACTIONS
+
+
 #: Intents that are not table moves (handled by a game around the table).
 GAME_ACTION = "game"
 #: The page asks for the shipped fonts (see canasta_teach.widgets.fonts).
@@ -150,6 +173,7 @@ _BUTTON_OF_MOVE: dict[type, str] = {
     TakePile: "take",
     Meld: "meld",
     Add: "add",
+    LayDown: "lay_down",
     Discard: "discard",
     AskPartner: "ask",
     Answer: "answer",
@@ -165,11 +189,11 @@ def spoken_card_name(tr: Translator, token: str) -> str:
     return _capitalised(tr.count_words(int(token)))
 
 
-def build_labels(tr: Translator, players: int = 4) -> dict[str, Any]:
+def build_labels(tr: Translator, players: int = 4, variant: str = "classic") -> dict[str, Any]:
     """Every fixed string the browser shows, in the translator's language."""
-    buttons = {action: tr.ui(f"button.{action}") for action in ACTIONS}
-    if players == 2:
-        buttons["draw"] = tr.ui("button.draw_two")
+    buttons = {action: tr.ui(f"button.{action}") for action in ALL_ACTIONS}
+    if players == 2 or variant == "handfoot":
+        buttons["draw"] = tr.ui("button.draw_two")  # H-TURN-1, C-TWO-2
     return {
         "buttons": buttons,
         "answer_yes": tr.ui("button.answer_yes"),
@@ -196,6 +220,7 @@ def build_labels(tr: Translator, players: int = 4) -> dict[str, Any]:
         "rule": tr.ui("table.rule"),
         "controls": tr.ui("table.controls"),
         "game_controls": tr.ui("game.controls"),
+        "piles": tr.ui("table.hf.piles"),
     }
 
 
@@ -232,7 +257,7 @@ class TableController:
         lang: str,
         seat: int = 0,
         *,
-        actions: Sequence[str] = ACTIONS,
+        actions: Sequence[str] | None = None,
         players: Mapping[int, Player] | None = None,
         widget: CardTable | None = None,
         check_move: Callable[[Move, Verdict], dict[str, str] | None] | None = None,
@@ -244,7 +269,9 @@ class TableController:
         self.tr = translator
         self.lang = lang
         self.seat = seat
-        self.actions = tuple(a for a in ACTIONS if a in actions)
+        wanted = default_actions(state) if actions is None else actions
+        order = HANDFOOT_ACTIONS if isinstance(state, HandFootState) else ALL_ACTIONS
+        self.actions = tuple(a for a in order if a in wanted)
         self.players = dict(players or {})
         self.check_move = check_move
         self.on_move = on_move
@@ -271,7 +298,7 @@ class TableController:
             "lang": lang,
             "dir": "rtl" if lang in RTL_LANGUAGES else "ltr",
             "font": FONT_FAMILIES.get(lang, FONT_FAMILIES["en"]),
-            "labels": build_labels(translator, state.players),
+            "labels": build_labels(translator, state.players, state.rules.family),
             "message": {},
             "view": self.table_view(),
         }
@@ -380,6 +407,8 @@ class TableController:
             return Discard(cards[0])
         if action == "ask":
             return AskPartner()
+        if action == "lay_down":
+            return LayDown()
         if action == "answer":
             yes = payload.get("yes")
             if not isinstance(yes, bool):
@@ -497,6 +526,8 @@ class TableController:
             return "success", tr.ui("msg.added", cards=tr.cards([TOKENS[k] for k in move.cards]))
         if isinstance(move, Discard):
             return "success", tr.ui("msg.discarded", card=tr.card(TOKENS[move.card]))
+        if isinstance(move, LayDown):
+            return "success", tr.ui("msg.laid_down")
         if isinstance(move, AskPartner):
             return "info", tr.ui("msg.asked")
         if isinstance(move, Answer):
@@ -552,7 +583,7 @@ class TableController:
 
     def enabled(self) -> dict[str, bool]:
         """Which buttons some legal move uses right now (all False off the learner's turn)."""
-        enabled = dict.fromkeys(ACTIONS, False)
+        enabled = dict.fromkeys(ALL_ACTIONS, False)
         state = self.state
         if state.is_over or state.to_move != self.seat:
             return enabled
@@ -562,7 +593,7 @@ class TableController:
         enabled["go_out"] = "go_out" in self.actions and can_go_out(state)
         for action in self.always_offered:
             enabled[action] = True
-        return {a: enabled[a] and a in self.actions for a in ACTIONS}
+        return {a: enabled[a] and a in self.actions for a in ALL_ACTIONS}
 
     def table_view(self) -> dict[str, Any]:
         """``player_view`` of the learner's seat plus the texts and state the UI draws."""
@@ -649,7 +680,66 @@ class TableController:
             "actions": list(self.actions),
             "enabled": self.enabled(),
             "addable": sorted(meld_index),
+            **self._handfoot_view(view, team_views, others),
         }
+
+    def _handfoot_view(
+        self, view: dict[str, Any], team_views: list[dict[str, Any]], others: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        """Hand and Foot's words on the table (H-*): each team's piles by kind and what going
+        out needs, each player's hand or foot, the round and its minimum, and the Meld
+        button's name before the first meld ("Set aside", H-MIN-1)."""
+        state = self.state
+        if not isinstance(state, HandFootState):
+            return {}
+        tr = self.tr
+        names = seat_names(state.players)
+        mine = self.seat % 2
+        needed = view["piles_needed"]
+        for team_view, t in zip(team_views, (mine, 1 - mine), strict=True):
+            groups = view["piles"][t]["groups"]
+            for g in groups:
+                words = tr.cards(g["cards"])
+                g["kind_text"] = tr.ui(PILE_KIND_KEYS[g["kind"]])
+                g["text"] = words
+            counts = view["piles"][t]["counts"]
+            team_view["piles"] = groups
+            team_view["piles_text"] = tr.ui(
+                "table.hf.piles_count",
+                clean=tr.number(counts["clean"]), dirty=tr.number(counts["dirty"]),
+                wild=tr.number(counts["wild"]), need_clean=tr.number(needed["clean"]),
+                need_dirty=tr.number(needed["dirty"]), need_wild=tr.number(needed["wild"]),
+            )  # fmt: skip
+            team_view["minimum_text"] = (
+                tr.ui("table.hf.minimum", points=tr.number(state.minimum(t)))
+                if state.minimum(t)
+                else tr.ui("table.minimum_met")
+            )
+        for other in others:
+            s = names.index(other["seat"])
+            other["text"] += " · " + self._foot_words(s)
+        texts = {}
+        if not state.down[mine] and state.to_move == self.seat:
+            texts["meld"] = tr.ui("button.set_aside")
+        return {
+            "round_text": tr.ui(
+                "table.hf.round",
+                number=tr.number(state.round),
+                rounds=tr.number(state.rules.rounds),
+                points=tr.number(state.round_minimum()),
+            ),  # fmt: skip
+            "foot_text": self._foot_words(self.seat),
+            "button_text": texts,
+        }
+
+    def _foot_words(self, seat: int) -> str:
+        """Where a player is: in the hand with the foot waiting, or playing from the foot."""
+        state = self.state
+        assert isinstance(state, HandFootState)
+        if state.in_foot[seat]:
+            return self.tr.ui("table.hf.in_foot")
+        return self.tr.ntext("ui", "table.hf.foot_waiting", state.foot_size(seat),
+                             count=self.tr.number(state.foot_size(seat)))  # fmt: skip
 
     def _spread(self) -> dict[str, Any]:
         """The pile's cards, bottom to top, when the learner may spread it (else nothing)."""
@@ -680,6 +770,8 @@ class TableController:
         if state.phase is Phase.ANSWER:
             return tr.ui("table.partner_asks", seat=tr.seat(names[state.current]))
         if state.phase is Phase.DRAW:
+            if isinstance(state, HandFootState):
+                return tr.ui("table.hf.turn_draw")  # draw two, or the top seven (H-TURN-1)
             return tr.ui("table.turn_draw")
         return tr.ui("table.turn_meld")
 

@@ -174,3 +174,74 @@ def test_a_reload_resumes_the_game(page: Page, voila_url: str) -> None:
         "cards => cards.map(c => c.dataset.ctCard)"
     )
     assert again == hand
+
+
+FULL_HF = f"{TEST_PREFIX}/widgets/fullgame_handfoot.ipynb"
+
+
+@pytest.mark.rule("H-MIN-1")
+def test_hand_and_foot_set_aside_lay_down_and_discard_by_clicking(
+    page: Page, voila_url: str, artifacts: Path
+) -> None:
+    """Hand and Foot at the table: the round and its minimum, each player's foot, Draw 2, a
+    refused meld explained with its H- rule, Set aside twice, Lay down, then a discard and the
+    computer players' turns narrated."""
+    en = get_translator("en")
+    page.goto(render_url(voila_url, FULL_HF))
+    page.wait_for_selector(".ct-full [data-ct-card]", timeout=PAGE_TIMEOUT_MS)
+    root = page.locator(".ct-root")
+    message = root.locator(".ct-message")
+    draw = root.locator("[data-ct-action='draw']")
+    meld = root.locator("[data-ct-action='meld']")
+    lay_down = root.locator("[data-ct-action='lay_down']")
+    expect(root.locator(".ct-game-title")).to_have_text(en.ui("game.full.hf.title"))
+    expect(root.locator("[data-ct-game='variant:handfoot']")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    expect(root.locator(".ct-round")).to_have_text(
+        en.ui("table.hf.round", number="1", rounds="4", points="50")
+    )
+    expect(root.locator(".ct-foot")).to_have_text(en.ntext("ui", "table.hf.foot_waiting", 13,
+                                                           count="13"))  # fmt: skip
+    expect(draw).to_have_text(en.ui("button.draw_two"))
+    expect(meld).to_have_text(en.ui("button.set_aside"))
+    expect(lay_down).to_be_disabled()
+
+    def click(action_or_locator: object) -> None:
+        seq = message.get_attribute("data-ct-seq")
+        locator = root.locator(f"[data-ct-action='{action_or_locator}']") if isinstance(
+            action_or_locator, str) else action_or_locator  # fmt: skip
+        locator.click()  # type: ignore[attr-defined]
+        expect(message).not_to_have_attribute("data-ct-seq", seq or "", timeout=STEP_MS)
+
+    def select(*tokens: str) -> None:
+        for token in tokens:
+            card = root.locator(f".ct-hand [data-ct-card='{token}'][aria-pressed='false']").first
+            card.click()
+
+    click("draw")
+    expect(root.locator(".ct-hand [data-ct-card]")).to_have_count(15)
+    # A meld of two ranks is refused, explained with its rule; nothing moves.
+    select("10", "K", "K")
+    click(meld)
+    expect(message).to_have_class("ct-message ct-refusal")
+    expect(message.locator("[data-ct-rule]")).to_have_attribute("data-ct-rule", "H-MELD-1")
+    root.locator(".ct-clear").click()
+    select("10", "10", "10")
+    click(meld)
+    expect(root.locator(".ct-staged")).to_be_visible()
+    expect(lay_down).to_be_disabled()  # 30 of 50
+    select("K", "K", "K")
+    click(meld)
+    expect(lay_down).to_be_enabled()
+    click(lay_down)
+    expect(message).to_have_text(en.ui("msg.laid_down"))
+    expect(root.locator(".ct-us [data-ct-meld]")).to_have_count(2)
+    expect(meld).to_have_text(en.ui("button.meld"))
+    # A discard ends the turn; the three computer players move and are narrated.
+    root.locator(".ct-hand [data-ct-card]").first.click()
+    click("discard")
+    expect(root.locator(".ct-log-line").first).to_be_visible(timeout=STEP_MS)
+    expect(draw).to_be_enabled(timeout=STEP_MS)
+    assert "foot waiting" in root.locator(".ct-others").inner_text()
+    page.screenshot(path=str(artifacts / "fullgame-handfoot.png"), full_page=True)

@@ -871,3 +871,56 @@ def test_lesson_11_offers_the_guided_hand_and_a_whole_game(
     check_no_python_errors(page)
     check_links(page, page_status, lang, {INDEX, f"{lang}/10-review.ipynb", f"{lang}/{START}"})
     lesson_screenshot(page, artifacts, lang, notebook)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_lesson_12_hand_and_foot_mini_game_and_whole_game(
+    lesson_page: Page, voila_url: str, page_status: PageStatus, artifacts: Path, lang: str
+) -> None:
+    """Lesson 12 in each language: the page in its script and fonts, the Hand and Foot
+    mini-game's first puzzle answered wrongly (a dirty pile where a clean one is asked: told
+    so in the page's language) then rightly, and the whole game set to Hand and Foot."""
+    page = lesson_page
+    tr = get_translator(lang)
+    notebook = "12-hand-and-foot.ipynb"
+    open_page(page, render_url(voila_url, f"{lang}/{notebook}"), page_status, ".ct-root")
+    check_language_and_fonts(page, lang)
+    tables = page.locator(".ct-root")
+    expect(tables).to_have_count(2, timeout=PAGE_TIMEOUT_MS)
+    mini, game = tables.nth(0), tables.nth(1)
+    expect(mini.locator(".ct-game-title")).to_have_text(tr.ui("game.title.hand_and_foot"))
+    expect(mini.locator(".ct-round")).to_be_visible()
+    message = mini.locator(".ct-message")
+    add_kings = mini.locator(".ct-us [data-ct-meld='K']")
+
+    def pick(tokens: str) -> None:
+        clear = mini.locator(".ct-clear")
+        if clear.count():
+            clear.click()
+        seen: Counter[str] = Counter()
+        for token in tokens.split():
+            card = mini.locator(f".ct-hand [data-ct-card='{token}']").nth(seen[token])
+            seen[token] += 1
+            card.click()
+            expect(card).to_have_attribute("aria-pressed", "true")
+
+    # Wrong: K K JK onto the four kings would make a dirty pile, not the clean one asked for.
+    pick("K K JK")
+    add_kings.click()
+    expect(message).to_have_class(re.compile(r"\bct-refusal\b"), timeout=CLICK_TIMEOUT_MS)
+    assert_in_script(message.locator(".ct-message-text").inner_text(), lang, min_letters=4)
+    pick("K K K")
+    add_kings.click()
+    expect(message).to_have_class(re.compile(r"\bct-success\b"), timeout=CLICK_TIMEOUT_MS)
+    expect(mini.locator(".ct-us [data-ct-pile-kind='clean']")).to_have_count(1)
+    assert_in_script(message.locator(".ct-message-text").inner_text(), lang, min_letters=4)
+    # The whole game plays Hand and Foot, with the round and the foot in the page's language.
+    expect(game.locator(".ct-game-title")).to_have_text(tr.ui("game.full.hf.title"))
+    expect(game.locator("[data-ct-game='variant:handfoot']")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    assert_in_script(game.locator(".ct-round").inner_text(), lang)
+    assert_in_script(game.locator(".ct-prompt").inner_text(), lang)
+    check_no_python_errors(page)
+    check_links(page, page_status, lang, {INDEX, f"{lang}/11-full-game.ipynb", f"{lang}/{START}"})
+    lesson_screenshot(page, artifacts, lang, notebook)

@@ -218,7 +218,26 @@ function render({ model, el }) {
           { class: "ct-melds" },
           team.melds.length ? team.melds.map((m) => meldGroup(m, labels, team, enabled)) : h("span", { class: "ct-none", text: labels.no_melds }),
         ),
+        team.piles ? pilesBox(team, labels) : null,
       );
+
+    // Hand and Foot: the team's complete piles of seven (H-MELD-3), each one card's picture
+    // with its kind in words (clean, dirty, wild: never colour alone), and what going out needs.
+    function pilesBox(team, labels) {
+      return h(
+        "div",
+        { class: "ct-piles", role: "group", "aria-label": `${labels.piles || ""}: ${team.piles_text}` },
+        h("span", { class: "ct-piles-text", text: team.piles_text }),
+        team.piles.map((p) =>
+          h(
+            "span",
+            { class: "ct-hf-pile ct-hf-" + p.kind, role: "img", "aria-label": `${p.kind_text}: ${p.text}`, title: p.text, "data-ct-pile-kind": p.kind, "data-ct-pile-of": p.rank },
+            h("span", { class: "ct-card ct-static ct-small", "aria-hidden": "true" }, art(p.cards[0], 0)),
+            h("span", { class: "ct-hf-pile-kind", "aria-hidden": "true", text: p.kind_text }),
+          ),
+        ),
+      );
+    }
 
     const others = h(
       "div",
@@ -285,6 +304,7 @@ function render({ model, el }) {
     tableEl.append(
       ...[
         h("div", { class: "ct-status" + (view.my_turn ? " ct-my-turn" : ""), text: view.status }),
+        view.round_text ? h("div", { class: "ct-round", text: view.round_text }) : null,
         others,
         teamBox(them),
         centre,
@@ -332,6 +352,7 @@ function render({ model, el }) {
         "div",
         { class: "ct-hand-head" },
         h("strong", { text: labels.hand }),
+        view.foot_text ? h("span", { class: "ct-foot", text: view.foot_text }) : null,
         h("span", { class: "ct-selected-count", text: fill(labels.selected, { count: selected.size }) }),
         selected.size
           ? h("button", { type: "button", class: "ct-clear", "data-ct-focus": "clear", text: labels.clear, onclick: () => { selected = new Set(); keepFocus(redrawLocal); } })
@@ -363,7 +384,7 @@ function render({ model, el }) {
           "data-ct-action": action,
           "data-ct-focus": "action-" + action,
           disabled: !enabled[action] || frameIndex >= 0,
-          text: names[action] || action,
+          text: (view.button_text || {})[action] || names[action] || action,
           onclick: () => act(action),
         }),
       );
