@@ -412,16 +412,21 @@ class HandFootState(State):
         if rank in existing and (len(cards) < PILE_SIZE or not down):
             # H-MELD-4: one incomplete meld of a rank (a complete pile may sit beside it).
             return refuse("rank_already_melded", "H-MELD-4", rank=_tok(rank), set_aside=not down)
+        return self._laid_verdict(team, None, cards, (len(naturals), jokers, twos))
+
+    def _laid_verdict(self, team: int, group: MeldGroup | None, cards: Sequence[int],
+                      adding: tuple[int, int, int]) -> Verdict:  # fmt: skip
+        """The verdict on a well-shaped meld or addition (``group`` None: a new meld): the
+        cards it leaves (H-OUT-2, H-FOOT-1, H-MIN-1), then legal, with a note while the cards
+        are only set aside for the first meld."""
+        down = self.down[team]
         hand_after = sum(self.hands[self.current]) - len(cards)
-        value = sum(VALUES[k] for k in cards)
-        staged_after = None if down else self.staged_value() + value
-        bad = self._after_play(
-            hand_after, lambda: self._piles_after(team, None, (len(naturals), jokers, twos)),
-            staged_after,
-        )  # fmt: skip
+        staged_after = None if down else self.staged_value() + sum(VALUES[k] for k in cards)
+        bad = self._after_play(hand_after, lambda: self._piles_after(team, group, adding),
+                               staged_after)  # fmt: skip
         if bad is not None:
             return bad
-        if not down:
+        if staged_after is not None:
             note = Reason("set_aside", "H-MIN-1",
                           {"needed": self.minimum(team), "have": staged_after})  # fmt: skip
             return Verdict(note=note)
@@ -458,20 +463,7 @@ class HandFootState(State):
         problem = shape(rank, target.naturals + naturals, target.wilds + jokers + twos, False)
         if problem is not None:
             return Verdict(problem)
-        hand_after = sum(self.hands[self.current]) - len(cards)
-        value = sum(VALUES[k] for k in cards)
-        staged_after = None if down else self.staged_value() + value
-        bad = self._after_play(
-            hand_after, lambda: self._piles_after(team, target, (naturals, jokers, twos)),
-            staged_after,
-        )  # fmt: skip
-        if bad is not None:
-            return bad
-        if not down:
-            note = Reason("set_aside", "H-MIN-1",
-                          {"needed": self.minimum(team), "have": staged_after})  # fmt: skip
-            return Verdict(note=note)
-        return LEGAL
+        return self._laid_verdict(team, target, cards, (naturals, jokers, twos))
 
     def _check_lay_down(self, move: LayDown) -> Verdict:
         bad = self._phase_refusal(True)

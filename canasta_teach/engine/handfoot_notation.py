@@ -9,27 +9,27 @@ only the incomplete melds, the meld of wild cards written as its cards (``JK 2 2
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
-from .cards import NUM_KINDS, TOKENS, kinds_of
+from .cards import TOKENS, kinds_of
 from .handfoot import PILE_SIZE, HandFootState, deck_counts, shape
 from .notation import (
     END_KINDS,
     PHASES,
     SEATS_4,
-    SEED_DIGITS,
     TEAMS_4,
     NotationError,
     _card,
     _card_items,
     _Counter,
+    _Dealer,
     _fill,
     _int,
     _Item,
     _Line,
     _option_text,
     _parse_flags,
+    _read_seed,
     _seat,
     _team,
     _team_key,
@@ -37,7 +37,6 @@ from .notation import (
     _tok_error,
     _unknown_total,
 )
-from .rng import SplitMix64
 from .rules import RuleSet
 from .state import Asked, HandEnd, MeldGroup, Phase
 
@@ -253,35 +252,8 @@ def parse_handfoot(lines: dict[str, _Line], rules: RuleSet) -> HandFootState:
             params={"count": placed, "known": known, "unknown": counter.unknown, "deck": size},
         )  # fmt: skip
 
-    seed: int | str = 0
-    if "seed" in lines:
-        seed_text = lines["seed"].value.strip()
-        if not seed_text:
-            raise lines["seed"].error("bad_seed", "the seed is empty", "a number or a word")
-        if re.fullmatch(r"-?[0-9]+", seed_text):
-            if len(seed_text.lstrip("-").lstrip("0")) > SEED_DIGITS:
-                raise lines["seed"].error("seed_too_long", "a seed that is a number has at "
-                                          f"most {SEED_DIGITS} digits", "a shorter seed",
-                                          digits=SEED_DIGITS)  # fmt: skip
-            seed = int(seed_text)
-        else:
-            seed = seed_text
-    pool: list[int] = []
-    for kind in range(NUM_KINDS):
-        pool.extend([kind] * (deck[kind] - counter.used[kind]))
-    SplitMix64(seed).shuffle(pool)
-
-    def deal(count: int, avoid_red_three: bool, tok: _Tok) -> list[int]:
-        out: list[int] = []
-        for _ in range(count):
-            index = len(pool) - 1
-            while avoid_red_three and index >= 0 and pool[index] == RED3:
-                index -= 1
-            if index < 0:
-                raise _tok_error(tok, "cannot_fill", "only red threes are left to fill a hand",
-                                 "fewer unknown cards in hands")  # fmt: skip
-            out.append(pool.pop(index))
-        return out
+    deal = _Dealer(deck, counter.used, _read_seed(lines))
+    pool = deal.pool
 
     for seat, items in enumerate(hand_items):
         for card in _fill(items, deal, avoid_red_three=state.phase is not Phase.ENDED):

@@ -807,40 +807,8 @@ def parse_position(text: str) -> State:
         )  # fmt: skip
 
     # Unknown cards: what remains of the deck, shuffled by the seed.
-    seed: int | str = 0
-    if "seed" in lines:
-        seed_text = lines["seed"].value.strip()
-        if not seed_text:
-            raise lines["seed"].error("bad_seed", "the seed is empty", "a number or a word")
-        if re.fullmatch(r"-?[0-9]+", seed_text):
-            if len(seed_text.lstrip("-").lstrip("0")) > SEED_DIGITS:
-                raise lines["seed"].error("seed_too_long", f"a seed that is a number has at "
-                                          f"most {SEED_DIGITS} digits",
-                                          f"a number of at most {SEED_DIGITS} digits, or a "
-                                          "word", digits=SEED_DIGITS)  # fmt: skip
-            seed = int(seed_text)
-        else:
-            seed = seed_text
-    pool: list[int] = []
-    for kind in range(NUM_KINDS):
-        pool.extend([kind] * (DECK_COUNTS[kind] - counter.used[kind]))
-    SplitMix64(seed).shuffle(pool)
-
-    def deal(count: int, avoid_red_three: bool, tok: _Tok) -> list[int]:
-        out: list[int] = []
-        for _ in range(count):
-            index = len(pool) - 1
-            while avoid_red_three and index >= 0 and pool[index] == RED3:
-                index -= 1
-            if index < 0:
-                raise _tok_error(
-                    tok,
-                    "cannot_fill",
-                    "only red threes are left to fill a hand",
-                    "fewer unknown cards in hands",
-                )
-            out.append(pool.pop(index))
-        return out
+    deal = _Dealer(DECK_COUNTS, counter.used, _read_seed(lines))
+    pool = deal.pool
 
     for seat, items in enumerate(hand_items):
         # Mid-hand, a red three never stays in a hand (C-RED-1): unknown hand cards are
@@ -919,6 +887,48 @@ def parse_position(text: str) -> State:
             seat=seats[state.to_move],
         )
     return state
+
+
+def _read_seed(lines: dict[str, _Line]) -> int | str:
+    """The ``seed:`` line: a number of at most ``SEED_DIGITS`` digits, or a word (0 without)."""
+    if "seed" not in lines:
+        return 0
+    seed_text = lines["seed"].value.strip()
+    if not seed_text:
+        raise lines["seed"].error("bad_seed", "the seed is empty", "a number or a word")
+    if re.fullmatch(r"-?[0-9]+", seed_text):
+        if len(seed_text.lstrip("-").lstrip("0")) > SEED_DIGITS:
+            raise lines["seed"].error("seed_too_long", f"a seed that is a number has at "
+                                      f"most {SEED_DIGITS} digits",
+                                      f"a number of at most {SEED_DIGITS} digits, or a "
+                                      "word", digits=SEED_DIGITS)  # fmt: skip
+        return int(seed_text)
+    return seed_text
+
+
+class _Dealer:
+    """Deals a position's unknown cards (``?N``, ``rest``): the cards of the deck the position
+    does not show, shuffled by the seed, taken from the top; ``avoid_red_three`` skips red
+    threes (a hand in play or the discard pile never holds one, C-RED-1 / H-RED-1)."""
+
+    def __init__(self, deck: Sequence[int], used: Sequence[int], seed: int | str) -> None:
+        self.pool: list[int] = []
+        for kind in range(NUM_KINDS):
+            self.pool.extend([kind] * (deck[kind] - used[kind]))
+        SplitMix64(seed).shuffle(self.pool)
+
+    def __call__(self, count: int, avoid_red_three: bool, tok: _Tok) -> list[int]:
+        pool = self.pool
+        out: list[int] = []
+        for _ in range(count):
+            index = len(pool) - 1
+            while avoid_red_three and index >= 0 and pool[index] == RED3:
+                index -= 1
+            if index < 0:
+                raise _tok_error(tok, "cannot_fill", "only red threes are left to fill a hand",
+                                 "fewer unknown cards in hands")  # fmt: skip
+            out.append(pool.pop(index))
+        return out
 
 
 def _check_end(state: State, line: _Line, toks: Sequence[_Tok], seats: Sequence[str]) -> None:
