@@ -601,7 +601,12 @@ def _hand_suffices(code: str, facts: dict[str, Any]) -> bool:
 def _assert_names_the_facts(t: Translator, reason: Reason, text: str) -> None:
     facts = reason.params
     rank = facts.get("rank")
-    if rank:
+    if rank == "JK" and reason.code == "pile_full":
+        # Hand and Foot keys an all-wild meld by the joker (H-MELD-2); the sentence says
+        # "wild cards" and how many, not "jokers".
+        assert t.reason_parts(reason)[0] == "reason.pile_full.wild", (reason, text)
+        assert t.number(int(facts["count"])) in text, (reason, text)
+    elif rank:
         forms = {t.card_of(rank), t.card_plural(rank), t.card_name(rank)}
         assert any(form in text for form in forms), (reason, text)
     if "cards" in facts and reason.code in ("not_in_hand", "too_few", "all_wild"):
