@@ -1,4 +1,4 @@
-# canasta-teach: make venv | app | lab | test | lint | bench | browser | postgres
+# canasta-teach: make venv | app | lab | test | lint | bench | browser | postgres | redis
 # Everything runs from .venv (created with python3 when missing).
 
 PYTHON ?= python3
@@ -9,7 +9,7 @@ PORT   ?= 8866
 
 LAB_PORT ?= 8888
 
-.PHONY: venv app lab test lint bench browser postgres
+.PHONY: venv app lab test lint bench browser postgres redis
 
 venv: $(STAMP)
 
@@ -54,17 +54,29 @@ postgres:
 	  fi; \
 	fi
 
+# Debian's Redis server, for the room store's tests, which start and stop a throwaway server of
+# their own on a free loopback port; installed only when missing and we are root.
+redis:
+	@if ! command -v redis-server >/dev/null 2>&1 && [ ! -x /usr/bin/redis-server ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y \
+	      --no-install-recommends redis-server; \
+	  else \
+	    echo "redis: redis-server is missing and we are not root; the Redis store tests will be skipped" >&2; \
+	  fi; \
+	fi
+
 # Every test: unit, property, CLI, widget and browser tests, then every lesson notebook run by
 # nbval (--nbval-lax: each cell must run without error; outputs are compared only where marked).
 # Saved games and the leaderboard go to a fresh data folder, never the home's (CANASTA_DATA_DIR).
-test: venv browser postgres
+test: venv browser postgres redis
 	$(PY) -m pytest -q tests
 	CANASTA_DATA_DIR=$$(mktemp -d) $(PY) -m pytest -q -p no:cacheprovider --nbval-lax --nbval-current-env lessons
 
 lint: venv
 	$(PY) -m ruff check canasta_teach tests benchmarks
 	$(PY) -m ruff format --check canasta_teach tests benchmarks
-	$(PY) -m mypy --strict canasta_teach/engine canasta_teach/bots
+	$(PY) -m mypy --strict canasta_teach/engine canasta_teach/bots canasta_teach/rooms
 
 bench: venv
 	$(PY) -m benchmarks

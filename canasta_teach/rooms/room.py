@@ -1,0 +1,520 @@
+"""A room: one table shared by several browsers, and its authority.
+
+Every change to a room goes through :class:`Rooms`, inside the store's atomic ``update``: the
+seat is found from the visitor's secret token, the turn order is checked, the engine checks the
+move, plays it, and the computer players in the empty seats move until a person is to move.
+A refused move changes nothing and its reason goes back only to the player who made it.
+
+The room document (JSON) holds the settings, the seats (``human`` with the SHA-256 of its
+token, ``open`` before the game, ``bot``, or ``released``: a person's seat the computer took
+over after they stayed away longer than the room keeps a seat) and the game as the engine's
+own record (rules, seed, moves).  It never holds a token itself, and no browser ever receives
+it: each kernel reads it and sends its browser only that seat's view.
+
+Room codes are 10 symbols from 31 that cannot be misread aloud (no 0/O, 1/I/L): about 49 bits,
+shown as ``ABCDE-FGHJK``.  Seat tokens are 32 random bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any, Final
+
+from canasta_teach.engine import Answer, Move, Verdict
+from canasta_teach.engine.game import Game
+from canasta_teach.engine.notation import parse_move
+from canasta_teach.engine.rules import preset
+from canasta_teach.engine.state import Phase
+
+from .store import RoomStore, StoreError
+
+ROOM_FORMAT: Final = "canasta-teach/room"
+ROOM_VERSION: Final = 1
+CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH: Final = 10
+TOKEN_BYTES: Final = 32
+VARIANTS: Final = ("classic", "handfoot")
+LEVELS: Final = ("easy", "normal", "hard")
+#: How long a person who closed the tab keeps their seat (the host's setting), in minutes.
+KEEP_MINUTES: Final = (2, 10, 30)
+DEFAULT_KEEP_MINUTES: Final = 10
+#: A seat whose browser has not said "still here" for this long is shown as away.
+AWAY_AFTER_S: Final = 20.0
+#: How often a connected browser's kernel says "still here".
+HEARTBEAT_S: Final = 5.0
+#: Room happenings kept for the narration.
+NOTES_KEPT: Final = 40
+#: Computer moves in a row before the authority stops (a safety net, never reached in play).
+MAX_BOT_MOVES: Final = 2000
+
+#: Every ``RoomError.code``; the UI has a ``room.error.<code>`` text for each.
+ERROR_CODES: Final = (
+    "bad_code",  # not a room code at all
+    "no_room",  # no such room, or it has expired
+    "full",  # every seat is taken
+    "bad_token",  # the seat this browser had is no longer its own
+    "not_host",  # only the host may do that
+    "not_your_turn",
+    "not_now",  # not at this stage of the room (lobby, between hands, game over)
+    "too_many_people",  # more people than seats for that table size
+    "not_away",  # the computer may only stand in for a player who is away
+    "too_many_rooms",  # the server holds as many rooms as it may
+    "unavailable",  # the store cannot be reached
+)
+
+
+#: Room happenings told in the narration (``room.note.<code>``); "created" is not told.
+NOTE_CODES: Final = ("joined", "started", "back", "stand_in", "released")
+
+
+class RoomError(Exception):
+    def __init__(self, code: str, **params: Any) -> None:
+        assert code in ERROR_CODES, code
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+    @property
+    def key(self) -> str:
+        return f"room.error.{self.code}"
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def shown_code(code: str) -> str:
+    """``ABCDEFGHJK`` as read aloud: ``ABCDE-FGHJK``."""
+    half = CODE_LENGTH // 2
+    return f"{code[:half]}-{code[half:]}"
+
+
+def normalise_code(text: object) -> str:
+    """A code as typed or linked (any case, spaces or dashes) → the stored form; raises
+    ``RoomError("bad_code")`` for anything else."""
+    if not isinstance(text, str) or len(text) > 40:
+        raise RoomError("bad_code")
+    code = "".join(ch for ch in text.upper() if ch not in " -\u2010\u2011\u2013")
+    if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
+        raise RoomError("bad_code")
+    return code
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def seat_of(doc: dict[str, Any], token: object) -> int | None:
+    """The seat whose token this is (compared in constant time), or None."""
+    if not isinstance(token, str) or not 20 <= len(token) <= 100:
+        return None
+    wanted = token_hash(token)
+    found = None
+    for i, seat in enumerate(doc["seats"]):
+        stored = seat.get("token") or ""
+        if hmac.compare_digest(stored, wanted) and seat["kind"] == "human":
+            found = i
+    return found
+
+
+def rules_name(doc: dict[str, Any]) -> str:
+    if doc["variant"] == "handfoot":
+        return "handfoot"
+    return "classic4" if doc["players"] == 4 else "classic2"
+
+
+def join_order(players: int) -> tuple[int, ...]:
+    """The seats a newcomer is given, in order: the host's partner first (four players)."""
+    return (2, 1, 3) if players == 4 else (1,)
+
+
+def humans(doc: dict[str, Any]) -> list[int]:
+    return [i for i, s in enumerate(doc["seats"][: doc["players"]]) if s["kind"] == "human"]
+
+
+def _note(doc: dict[str, Any], code: str, seat: int = -1, **params: Any) -> None:
+    doc["note_n"] = doc.get("note_n", 0) + 1
+    doc["notes"].append({"n": doc["note_n"], "code": code, "seat": seat, **params})
+    del doc["notes"][:-NOTES_KEPT]
+
+
+@dataclass
+class Snapshot:
+    """A room as one kernel read it."""
+
+    code: str
+    version: int
+    doc: dict[str, Any]
+    presence: dict[int, float]
+
+    def away(self, seat: int, now: float | None = None) -> bool:
+        now = time.time() if now is None else now
+        return now - self.presence.get(seat, 0.0) > AWAY_AFTER_S
+
+
+class Rooms:
+    """The rooms of one server, on a ``RoomStore``: every change to a room is made here."""
+
+    def __init__(self, store: RoomStore) -> None:
+        self.store = store
+        self._games: dict[str, Game] = {}
+
+    # ------------------------------------------------------------------ reading
+
+    def read(self, code: str) -> Snapshot:
+        got = self._store_call(self.store.get, code)
+        if got is None:
+            raise RoomError("no_room")
+        version, doc = got
+        return Snapshot(code, version, doc, self._store_call(self.store.presence, code))
+
+    def game(self, doc: dict[str, Any]) -> Game | None:
+        """The room's game, replayed from its record (kept per room while it only grows)."""
+        record = doc.get("game")
+        if record is None:
+            return None
+        code = doc["code"]
+        cached = self._games.get(code)
+        moves = record["moves"]
+        if (
+            cached is None
+            or cached.seed != record["seed"]
+            or cached.rules.name != record["rules"]
+            or cached.moves != moves[: len(cached.moves)]
+        ):
+            cached = Game(preset(record["rules"]), record["seed"])
+        for text in moves[len(cached.moves) :]:
+            verdict = cached.apply(parse_move(text))
+            if not verdict.legal:  # pragma: no cover - only checked moves are recorded
+                raise RoomError("unavailable")
+        self._games[code] = cached
+        return cached
+
+    # ------------------------------------------------------------------ the lobby
+
+    def create(self, lang: str, *, players: int = 4, variant: str = "classic",
+               level: str = "normal", keep_minutes: int = DEFAULT_KEEP_MINUTES,
+               ) -> tuple[str, str]:  # fmt: skip
+        """A new room with the host in South; its code and the host's token."""
+        if players not in (2, 4) or variant not in VARIANTS or level not in LEVELS:
+            raise ValueError("bad room settings")
+        if variant == "handfoot":
+            players = 4
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        now = time.time()
+        for _ in range(10):
+            code = new_code()
+            seats: list[dict[str, Any]] = [
+                {"kind": "human", "token": token_hash(token), "lang": lang, "host": True}
+            ]
+            seats += [{"kind": "open"} for _ in range(3)]
+            doc = {
+                "format": ROOM_FORMAT, "version": ROOM_VERSION, "code": code,
+                "created": now, "status": "lobby", "players": players, "variant": variant,
+                "level": level, "keep_minutes": keep_minutes, "seats": seats, "game": None,
+                "notes": [], "note_n": 0,
+            }  # fmt: skip
+            _note(doc, "created", 0)
+            try:
+                self.store.create(code, doc)
+            except StoreError as error:
+                if error.code == "exists":
+                    continue
+                code_ = error.code if error.code in ERROR_CODES else "unavailable"
+                raise RoomError(code_) from error
+            self.store.touch(code, 0)
+            return code, token
+        raise RoomError("unavailable")  # pragma: no cover - ten codes in a row taken
+
+    def join(self, code: str, token: object, lang: str) -> tuple[int, str | None]:
+        """Seat a visitor: the seat their token holds (a return), else the first free one.
+        Returns the seat and, for a newcomer, their new token."""
+        fresh = secrets.token_urlsafe(TOKEN_BYTES)
+
+        def change(doc: dict[str, Any]) -> tuple[bool, tuple[int, str | None]]:
+            seat = seat_of(doc, token)
+            if seat is not None:
+                entry = doc["seats"][seat]
+                was_standing_in = entry.pop("stand_in", False)
+                changed = was_standing_in or entry.get("lang") != lang
+                entry["lang"] = lang
+                if was_standing_in:
+                    _note(doc, "back", seat)
+                return changed, (seat, None)
+            free = self._free_seat(doc)
+            if free is None:
+                raise RoomError("full" if doc["status"] == "lobby" else "not_now")
+            doc["seats"][free] = {"kind": "human", "token": token_hash(fresh), "lang": lang}
+            _note(doc, "joined", free)
+            return True, (free, fresh)
+
+        seat, new_token = self._update(code, change)
+        self._store_call(self.store.touch, code, seat)
+        return seat, new_token
+
+    def _free_seat(self, doc: dict[str, Any]) -> int | None:
+        if doc["status"] == "lobby":
+            wanted = ("open",)
+        elif doc["status"] == "playing":
+            wanted = ("released",)  # a seat a person left: a newcomer may take it over
+        else:
+            return None
+        for seat in join_order(doc["players"]):
+            if doc["seats"][seat]["kind"] in wanted:
+                return seat
+        return None
+
+    def configure(self, code: str, token: object, setting: str, value: Any) -> None:
+        """The host's settings before the game: ``players`` (2/4), ``variant``, ``level``,
+        ``keep_minutes``, and ``seat`` (``(from, to)``: swap two seats, who partners whom)."""
+
+        def change(doc: dict[str, Any]) -> tuple[bool, None]:
+            self._host(doc, token)
+            if doc["status"] != "lobby":
+                raise RoomError("not_now")
+            if setting == "players" and value in (2, 4):
+                if value == 2 and (doc["variant"] == "handfoot" or len(humans(doc)) > 2):
+                    raise RoomError("too_many_people")
+                if value == 2:
+                    # The friend sits opposite (North is seat 1 at a two-player table).
+                    self._compact(doc)
+                doc["players"] = value
+            elif setting == "variant" and value in VARIANTS:
+                doc["variant"] = value
+                if value == "handfoot":
+                    self._widen(doc)
+            elif setting == "level" and value in LEVELS:
+                doc["level"] = value
+            elif setting == "keep_minutes" and value in KEEP_MINUTES:
+                doc["keep_minutes"] = value
+            elif setting == "seat" and isinstance(value, tuple) and len(value) == 2:
+                a, b = value
+                if not (0 <= a < doc["players"] and 0 <= b < doc["players"]) or a == b:
+                    raise RoomError("not_now")
+                seats = doc["seats"]
+                seats[a], seats[b] = seats[b], seats[a]
+            else:
+                raise RoomError("not_now")
+            return True, None
+
+        self._update(code, change)
+
+    @staticmethod
+    def _compact(doc: dict[str, Any]) -> None:
+        """Four seats to two: the people keep playing, South first."""
+        people = [s for s in doc["seats"] if s["kind"] == "human"]
+        people.sort(key=lambda s: not s.get("host"))
+        doc["seats"] = people + [{"kind": "open"} for _ in range(4 - len(people))]
+
+    @staticmethod
+    def _widen(doc: dict[str, Any]) -> None:
+        """Two seats to four: a friend at a two-player table (seat 1) becomes the partner."""
+        if doc["players"] == 2:
+            seats = doc["seats"]
+            seats[1], seats[2] = seats[2], seats[1]
+            doc["players"] = 4
+
+    def start(self, code: str, token: object) -> None:
+        """The host starts the game: empty seats get computer players."""
+
+        def change(doc: dict[str, Any]) -> tuple[bool, None]:
+            self._host(doc, token)
+            if doc["status"] != "lobby":
+                raise RoomError("not_now")
+            for seat in doc["seats"][: doc["players"]]:
+                if seat["kind"] == "open":
+                    seat["kind"] = "bot"
+            doc["status"] = "playing"
+            seed = f"room/{doc['code']}/{secrets.token_hex(6)}"
+            doc["game"] = {"rules": rules_name(doc), "seed": seed, "moves": [],
+                           "awaiting_next": False}  # fmt: skip
+            _note(doc, "started", 0)
+            game = self.game(doc)
+            assert game is not None
+            self._run_bots(doc, game)
+            return True, None
+
+        self._update(code, change)
+
+    def new_game(self, code: str, token: object) -> None:
+        """After a game: back to the lobby, the same people in the same seats."""
+
+        def change(doc: dict[str, Any]) -> tuple[bool, None]:
+            self._host(doc, token)
+            if doc["status"] != "over":
+                raise RoomError("not_now")
+            for seat in doc["seats"]:
+                if seat["kind"] in ("bot", "released"):
+                    seat.clear()
+                    seat["kind"] = "open"
+            doc["status"] = "lobby"
+            doc["game"] = None
+            return True, None
+
+        self._update(code, change)
+
+    # ------------------------------------------------------------------ play
+
+    def submit(self, code: str, token: object, move: Move) -> Verdict:
+        """A player's move, checked by the engine in turn order; the computer players then
+        move.  A refused move changes nothing (its verdict says why)."""
+
+        def change(doc: dict[str, Any]) -> tuple[bool, Verdict]:
+            seat = seat_of(doc, token)
+            if seat is None:
+                raise RoomError("bad_token")
+            game = self._playing(doc)
+            if game.state.to_move != seat:
+                raise RoomError("not_your_turn")
+            verdict = self._apply(doc, game, move)
+            if verdict.legal:
+                self._run_bots(doc, game)
+            return verdict.legal, verdict
+
+        verdict: Verdict = self._update(code, change)
+        return verdict
+
+    def next_hand(self, code: str, token: object) -> None:
+        """Any player moves the table on from an ended hand's score."""
+
+        def change(doc: dict[str, Any]) -> tuple[bool, None]:
+            if seat_of(doc, token) is None:
+                raise RoomError("bad_token")
+            record = doc.get("game")
+            if doc["status"] != "playing" or record is None or not record["awaiting_next"]:
+                return False, None  # already moved on (two players pressed at once)
+            record["awaiting_next"] = False
+            game = self.game(doc)
+            assert game is not None
+            self._run_bots(doc, game)
+            return True, None
+
+        self._update(code, change)
+
+    def stand_in(self, code: str, token: object, seat: int) -> None:
+        """The host lets the computer play for a player who is away (until they return)."""
+        presence = self._store_call(self.store.presence, code)
+
+        def change(doc: dict[str, Any]) -> tuple[bool, None]:
+            self._host(doc, token)
+            if doc["status"] != "playing" or not 0 <= seat < doc["players"]:
+                raise RoomError("not_now")
+            entry = doc["seats"][seat]
+            if entry["kind"] != "human" or time.time() - presence.get(seat, 0) <= AWAY_AFTER_S:
+                raise RoomError("not_away")
+            entry["stand_in"] = True
+            _note(doc, "stand_in", seat)
+            game = self.game(doc)
+            assert game is not None
+            self._run_bots(doc, game)
+            return True, None
+
+        self._update(code, change)
+
+    def heartbeat(self, code: str, seat: int) -> None:
+        """A seat's kernel says its browser is still here; seats whose people stayed away
+        longer than the room keeps them are given to the computer (or, before the game,
+        freed)."""
+        self._store_call(self.store.touch, code, seat)
+        presence = self._store_call(self.store.presence, code)
+        now = time.time()
+
+        def change(doc: dict[str, Any]) -> tuple[bool, None]:
+            limit = doc["keep_minutes"] * 60.0
+            changed = False
+            for i, entry in enumerate(doc["seats"][: doc["players"]]):
+                if entry["kind"] != "human" or entry.get("host") and doc["status"] == "lobby":
+                    continue
+                if now - presence.get(i, doc["created"]) <= limit:
+                    continue
+                changed = True
+                if doc["status"] == "lobby":
+                    doc["seats"][i] = {"kind": "open"}
+                else:
+                    doc["seats"][i] = {"kind": "released", "host": entry.get("host", False)}
+                _note(doc, "released", i)
+            if changed and doc["status"] == "playing":
+                game = self.game(doc)
+                assert game is not None
+                self._run_bots(doc, game)
+            return changed, None
+
+        self._update(code, change)
+
+    # ------------------------------------------------------------------ inside a change
+
+    def _host(self, doc: dict[str, Any], token: object) -> int:
+        seat = seat_of(doc, token)
+        if seat is None:
+            raise RoomError("bad_token")
+        if not doc["seats"][seat].get("host"):
+            raise RoomError("not_host")
+        return seat
+
+    def _playing(self, doc: dict[str, Any]) -> Game:
+        record = doc.get("game")
+        if doc["status"] != "playing" or record is None or record["awaiting_next"]:
+            raise RoomError("not_now")
+        game = self.game(doc)
+        assert game is not None
+        return game
+
+    def _apply(self, doc: dict[str, Any], game: Game, move: Move) -> Verdict:
+        record = doc["game"]
+        hand_before = game.state.hand_number
+        verdict = game.apply(move)
+        if not verdict.legal:
+            return verdict
+        record["moves"] = list(game.moves)
+        ended = game.last_hand
+        if ended is not None and ended.hand_number == hand_before and ended.is_over:
+            record["awaiting_next"] = not game.is_over
+            if game.is_over:
+                doc["status"] = "over"
+        return verdict
+
+    def _run_bots(self, doc: dict[str, Any], game: Game) -> None:
+        """Computer players (and stand-ins) move until a person is to move."""
+        from canasta_teach.bots import find_bot
+
+        record = doc["game"]
+        for _ in range(MAX_BOT_MOVES):
+            if doc["status"] != "playing" or record["awaiting_next"]:
+                return
+            state = game.state
+            entry = doc["seats"][state.to_move]
+            if entry["kind"] == "human" and not entry.get("stand_in"):
+                return
+            bot = find_bot(doc["level"], seed=f"{record['seed']}/{state.to_move}/{len(game.moves)}")
+            choice = bot.step(state)
+            move = choice.move
+            if state.phase is Phase.ANSWER and not isinstance(move, Answer):  # pragma: no cover
+                return
+            verdict = self._apply(doc, game, move)
+            if not verdict.legal:  # pragma: no cover - bots choose among legal moves
+                return
+
+    # ------------------------------------------------------------------ the store
+
+    def _update(self, code: str, change: Any) -> Any:
+        try:
+            done = self.store.update(code, change)
+        except StoreError as error:
+            raise RoomError("unavailable") from error
+        except RoomError:
+            self._games.pop(code, None)  # a change may have played moves before it refused
+            raise
+        if done is None:
+            raise RoomError("no_room")
+        return done[1]
+
+    @staticmethod
+    def _store_call(method: Any, *args: Any) -> Any:
+        try:
+            return method(*args)
+        except StoreError as error:
+            raise RoomError("unavailable") from error

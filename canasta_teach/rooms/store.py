@@ -1,0 +1,500 @@
+"""Where rooms live: outside the kernels, behind one small interface (``RoomStore``).
+
+Each visitor of the web app has a kernel of their own, so a table shared by several browsers
+cannot live in any one of them.  A room is one JSON document with a version number; the store
+can create it, read it, change it atomically (``update``: read, change, write, under the room's
+lock, so two players acting at once cannot corrupt it), tell a waiting reader that it changed,
+keep who is connected (``touch``/``presence``), forget expired rooms and cap how many it holds.
+
+Two implementations, chosen by a URL (``$CANASTA_ROOMS_URL``, see :func:`open_store`):
+
+- ``SqliteRoomStore`` (the default, no set-up): a file database in the data folder, WAL mode,
+  ``BEGIN IMMEDIATE`` for each change; readers notice a change by short polling of the room's
+  version (one indexed row, a few microseconds).
+- ``RedisRoomStore`` (``redis://host:port/db``), for several servers (JupyterHub): a change is a
+  ``WATCH``/``MULTI`` transaction that also publishes on the room's channel; readers wait on it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Final, TypeVar
+
+ROOMS_URL_ENV: Final = "CANASTA_ROOMS_URL"
+MAX_ROOMS_ENV: Final = "CANASTA_MAX_ROOMS"
+SQLITE_FILENAME: Final = "rooms.sqlite3"
+#: A room nobody has changed for this long is gone (its link then says so).
+ROOM_TTL_S: Final = 6 * 3600.0
+#: The most rooms one server holds at once (a setting: ``$CANASTA_MAX_ROOMS``).
+DEFAULT_MAX_ROOMS: Final = 500
+#: How often a waiting reader looks at an SQLite room's version.
+POLL_S: Final = 0.03
+
+T = TypeVar("T")
+#: ``update``'s change function: given the document, return ``(changed, result)``; a
+#: document left unchanged is not written.
+Change = Callable[[dict[str, Any]], tuple[bool, T]]
+
+
+class StoreError(Exception):
+    """The store cannot be reached, read or written (``unavailable``) or refuses
+    (``too_many_rooms``, ``exists``)."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+class RoomStore:
+    """The interface (SQLite and Redis implement it the same way; one test suite runs both)."""
+
+    ttl_s: float = ROOM_TTL_S
+    max_rooms: int = DEFAULT_MAX_ROOMS
+
+    def create(self, code: str, doc: dict[str, Any]) -> None:
+        """Store a new room; ``StoreError("exists")`` if the code is taken,
+        ``StoreError("too_many_rooms")`` when the server holds ``max_rooms`` live rooms."""
+        raise NotImplementedError
+
+    def get(self, code: str) -> tuple[int, dict[str, Any]] | None:
+        """The room's version and document, None when there is no such live room."""
+        raise NotImplementedError
+
+    def version(self, code: str) -> int | None:
+        raise NotImplementedError
+
+    def update(self, code: str, change: Change[T]) -> tuple[int, T] | None:
+        """Apply ``change`` atomically; the new version and the change's result (None: no
+        such live room).  A change that raises writes nothing."""
+        raise NotImplementedError
+
+    async def wait(self, code: str, since: int, timeout: float) -> int | None:
+        """Wait until the room's version differs from ``since`` (or ``timeout`` passes);
+        the version then (None: the room is gone)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            version = self.version(code)
+            if version != since or time.monotonic() >= deadline:
+                return version
+            await asyncio.sleep(POLL_S)
+
+    def wait_sync(self, code: str, since: int, timeout: float) -> int | None:
+        """``wait`` for callers without an event loop (benchmarks, tests)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            version = self.version(code)
+            if version != since or time.monotonic() >= deadline:
+                return version
+            time.sleep(POLL_S)
+
+    def touch(self, code: str, seat: int, now: float | None = None) -> None:
+        """A seat's browser is connected now (kept apart from the document: no new version)."""
+        raise NotImplementedError
+
+    def presence(self, code: str) -> dict[int, float]:
+        """When each seat was last seen."""
+        raise NotImplementedError
+
+    def purge(self, now: float | None = None) -> int:
+        """Forget expired rooms; how many."""
+        raise NotImplementedError
+
+    def count(self) -> int:
+        """Live rooms."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+
+# ---------------------------------------------------------------------- SQLite
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS rooms (
+    code TEXT PRIMARY KEY,
+    doc TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    expires REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS presence (
+    code TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    seen REAL NOT NULL,
+    PRIMARY KEY (code, seat)
+);
+"""
+
+
+class SqliteRoomStore(RoomStore):
+    """Rooms in one SQLite file (WAL: readers never wait for a writer)."""
+
+    def __init__(self, path: str | os.PathLike[str], *, ttl_s: float = ROOM_TTL_S,
+                 max_rooms: int = DEFAULT_MAX_ROOMS) -> None:  # fmt: skip
+        self.path = Path(path)
+        self.ttl_s = ttl_s
+        self.max_rooms = max_rooms
+        self._local = threading.local()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            with self._connect() as conn:
+                conn.executescript(_SCHEMA)
+        except (OSError, sqlite3.Error) as error:
+            raise StoreError("unavailable") from error
+
+    def _connect(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            # isolation_level=None: we open our own transactions (BEGIN IMMEDIATE).
+            conn = sqlite3.connect(self.path, timeout=10.0, isolation_level=None,
+                                   check_same_thread=False)  # fmt: skip
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            self._local.conn = conn
+        return conn
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Any:
+        conn = self._connect()
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as error:
+            raise StoreError("unavailable") from error
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        else:
+            conn.execute("COMMIT")
+
+    def create(self, code: str, doc: dict[str, Any]) -> None:
+        now = time.time()
+        try:
+            with self._transaction() as conn:
+                conn.execute("DELETE FROM rooms WHERE expires < ?", (now,))
+                live = conn.execute("SELECT COUNT(*) FROM rooms").fetchone()[0]
+                if live >= self.max_rooms:
+                    raise StoreError("too_many_rooms")
+                if conn.execute("SELECT 1 FROM rooms WHERE code = ?", (code,)).fetchone():
+                    raise StoreError("exists")
+                conn.execute("INSERT INTO rooms VALUES (?, ?, 1, ?)",
+                             (code, json.dumps(doc), now + self.ttl_s))  # fmt: skip
+        except sqlite3.Error as error:
+            raise StoreError("unavailable") from error
+
+    def get(self, code: str) -> tuple[int, dict[str, Any]] | None:
+        try:
+            row = self._connect().execute(
+                "SELECT version, doc FROM rooms WHERE code = ? AND expires >= ?",
+                (code, time.time()),
+            ).fetchone()  # fmt: skip
+        except sqlite3.Error as error:
+            raise StoreError("unavailable") from error
+        return None if row is None else (int(row[0]), json.loads(row[1]))
+
+    def version(self, code: str) -> int | None:
+        try:
+            row = (
+                self._connect()
+                .execute(
+                    "SELECT version FROM rooms WHERE code = ? AND expires >= ?", (code, time.time())
+                )
+                .fetchone()
+            )
+        except sqlite3.Error as error:
+            raise StoreError("unavailable") from error
+        return None if row is None else int(row[0])
+
+    def update(self, code: str, change: Change[T]) -> tuple[int, T] | None:
+        now = time.time()
+        try:
+            with self._transaction() as conn:
+                row = conn.execute(
+                    "SELECT version, doc FROM rooms WHERE code = ? AND expires >= ?", (code, now)
+                ).fetchone()
+                if row is None:
+                    return None
+                version, doc = int(row[0]), json.loads(row[1])
+                changed, result = change(doc)
+                if changed:
+                    version += 1
+                    conn.execute(
+                        "UPDATE rooms SET doc = ?, version = ?, expires = ? WHERE code = ?",
+                        (json.dumps(doc), version, now + self.ttl_s, code),
+                    )
+                return version, result
+        except sqlite3.Error as error:
+            raise StoreError("unavailable") from error
+
+    def touch(self, code: str, seat: int, now: float | None = None) -> None:
+        try:
+            self._connect().execute(
+                "INSERT OR REPLACE INTO presence VALUES (?, ?, ?)",
+                (code, seat, time.time() if now is None else now),
+            )
+        except sqlite3.Error as error:
+            raise StoreError("unavailable") from error
+
+    def presence(self, code: str) -> dict[int, float]:
+        try:
+            rows = (
+                self._connect()
+                .execute("SELECT seat, seen FROM presence WHERE code = ?", (code,))
+                .fetchall()
+            )
+        except sqlite3.Error as error:
+            raise StoreError("unavailable") from error
+        return {int(seat): float(seen) for seat, seen in rows}
+
+    def purge(self, now: float | None = None) -> int:
+        now = time.time() if now is None else now
+        try:
+            with self._transaction() as conn:
+                gone = conn.execute("DELETE FROM rooms WHERE expires < ?", (now,)).rowcount
+                conn.execute("DELETE FROM presence WHERE code NOT IN (SELECT code FROM rooms)")
+        except sqlite3.Error as error:
+            raise StoreError("unavailable") from error
+        return int(gone)
+
+    def count(self) -> int:
+        row = (
+            self._connect()
+            .execute("SELECT COUNT(*) FROM rooms WHERE expires >= ?", (time.time(),))
+            .fetchone()
+        )
+        return int(row[0])
+
+    def expire_now(self, code: str) -> None:
+        """Make a room expire at once (tests: "an expired room")."""
+        self._connect().execute("UPDATE rooms SET expires = 0 WHERE code = ?", (code,))
+
+    def close(self) -> None:
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
+
+
+# ---------------------------------------------------------------------- Redis
+
+
+class RedisRoomStore(RoomStore):
+    """Rooms on a Redis server: ``canasta:room:<code>`` (the document and its version, a hash
+    with the room's time to live), ``canasta:rooms`` (a sorted set of live codes by expiry, for
+    the cap), ``canasta:seen:<code>`` (presence) and the channel ``canasta:changed:<code>``."""
+
+    PREFIX = "canasta:"
+
+    def __init__(self, url: str, *, ttl_s: float = ROOM_TTL_S,
+                 max_rooms: int = DEFAULT_MAX_ROOMS) -> None:  # fmt: skip
+        try:
+            import redis
+        except ImportError as error:  # pragma: no cover - installed with the app
+            raise StoreError("unavailable") from error
+        self.url = url
+        self.ttl_s = ttl_s
+        self.max_rooms = max_rooms
+        self._redis = redis
+        self.client = redis.Redis.from_url(url, socket_timeout=10, socket_connect_timeout=5)
+        self._async: Any = None
+        try:
+            self.client.ping()
+        except redis.RedisError as error:
+            raise StoreError("unavailable") from error
+
+    def _key(self, code: str) -> str:
+        return f"{self.PREFIX}room:{code}"
+
+    def _ttl_ms(self) -> int:
+        return max(1, int(self.ttl_s * 1000))
+
+    def create(self, code: str, doc: dict[str, Any]) -> None:
+        now = time.time()
+        rooms = f"{self.PREFIX}rooms"
+        key = self._key(code)
+        try:
+            with self.client.pipeline() as pipe:
+                while True:
+                    try:
+                        pipe.watch(rooms, key)  # type: ignore[no-untyped-call]
+                        pipe.zremrangebyscore(rooms, "-inf", now)
+                        if pipe.zcard(rooms) >= self.max_rooms:
+                            raise StoreError("too_many_rooms")
+                        if pipe.exists(key):
+                            raise StoreError("exists")
+                        pipe.multi()
+                        pipe.hset(key, mapping={"doc": json.dumps(doc), "version": 1})
+                        pipe.pexpire(key, self._ttl_ms())
+                        pipe.zadd(rooms, {code: now + self.ttl_s})
+                        pipe.execute()
+                        return
+                    except self._redis.WatchError:
+                        continue
+        except self._redis.RedisError as error:
+            raise StoreError("unavailable") from error
+
+    def get(self, code: str) -> tuple[int, dict[str, Any]] | None:
+        try:
+            doc, version = self.client.hmget(self._key(code), "doc", "version")
+        except self._redis.RedisError as error:
+            raise StoreError("unavailable") from error
+        if doc is None or version is None:
+            return None
+        return int(version), json.loads(doc)
+
+    def version(self, code: str) -> int | None:
+        try:
+            version = self.client.hget(self._key(code), "version")
+        except self._redis.RedisError as error:
+            raise StoreError("unavailable") from error
+        return None if version is None else int(version)
+
+    def update(self, code: str, change: Change[T]) -> tuple[int, T] | None:
+        key = self._key(code)
+        try:
+            with self.client.pipeline() as pipe:
+                while True:
+                    try:
+                        pipe.watch(key)  # type: ignore[no-untyped-call]
+                        doc_text, version_text = pipe.hmget(key, "doc", "version")
+                        if doc_text is None or version_text is None:
+                            pipe.unwatch()
+                            return None
+                        version, doc = int(version_text), json.loads(doc_text)
+                        changed, result = change(doc)
+                        if not changed:
+                            pipe.unwatch()
+                            return version, result
+                        version += 1
+                        pipe.multi()
+                        pipe.hset(key, mapping={"doc": json.dumps(doc), "version": version})
+                        pipe.pexpire(key, self._ttl_ms())
+                        pipe.zadd(f"{self.PREFIX}rooms", {code: time.time() + self.ttl_s})
+                        pipe.publish(f"{self.PREFIX}changed:{code}", str(version))
+                        pipe.execute()
+                        return version, result
+                    except self._redis.WatchError:
+                        continue  # someone else changed the room first: read it again
+        except self._redis.RedisError as error:
+            raise StoreError("unavailable") from error
+
+    async def wait(self, code: str, since: int, timeout: float) -> int | None:
+        """Wait on the room's channel (a published change wakes us at once)."""
+        import redis.asyncio as aioredis
+
+        if self._async is None:
+            self._async = aioredis.Redis.from_url(self.url)
+        channel = f"{self.PREFIX}changed:{code}"
+        try:
+            async with self._async.pubsub() as pubsub:
+                await pubsub.subscribe(channel)
+                # Subscribed first, then read: a change in between is not missed.
+                version = self.version(code)
+                if version != since:
+                    return version
+                deadline = time.monotonic() + timeout
+                while (left := deadline - time.monotonic()) > 0:
+                    message = await pubsub.get_message(ignore_subscribe_messages=True,
+                                                       timeout=min(left, 1.0))  # fmt: skip
+                    if message is not None:
+                        break
+                return self.version(code)
+        except self._redis.RedisError as error:
+            raise StoreError("unavailable") from error
+
+    def wait_sync(self, code: str, since: int, timeout: float) -> int | None:
+        channel = f"{self.PREFIX}changed:{code}"
+        try:
+            pubsub = self.client.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
+            try:
+                pubsub.subscribe(channel)
+                version = self.version(code)
+                if version != since:
+                    return version
+                deadline = time.monotonic() + timeout
+                while (left := deadline - time.monotonic()) > 0:
+                    if pubsub.get_message(timeout=min(left, 1.0)) is not None:
+                        break
+                return self.version(code)
+            finally:
+                pubsub.close()
+        except self._redis.RedisError as error:
+            raise StoreError("unavailable") from error
+
+    def touch(self, code: str, seat: int, now: float | None = None) -> None:
+        key = f"{self.PREFIX}seen:{code}"
+        try:
+            with self.client.pipeline(transaction=False) as pipe:
+                pipe.hset(key, str(seat), time.time() if now is None else now)
+                pipe.pexpire(key, self._ttl_ms())
+                pipe.execute()
+        except self._redis.RedisError as error:
+            raise StoreError("unavailable") from error
+
+    def presence(self, code: str) -> dict[int, float]:
+        try:
+            seen = self.client.hgetall(f"{self.PREFIX}seen:{code}")
+        except self._redis.RedisError as error:
+            raise StoreError("unavailable") from error
+        return {int(seat): float(value) for seat, value in seen.items()}
+
+    def purge(self, now: float | None = None) -> int:
+        # Redis forgets an expired room by itself; only the cap's index needs tidying.
+        now = time.time() if now is None else now
+        try:
+            return int(self.client.zremrangebyscore(f"{self.PREFIX}rooms", "-inf", now))
+        except self._redis.RedisError as error:
+            raise StoreError("unavailable") from error
+
+    def count(self) -> int:
+        return int(self.client.zcount(f"{self.PREFIX}rooms", time.time(), "+inf"))
+
+    def expire_now(self, code: str) -> None:
+        self.client.delete(self._key(code))
+        self.client.zadd(f"{self.PREFIX}rooms", {code: 0})
+
+    def close(self) -> None:
+        self.client.close()
+
+
+# ---------------------------------------------------------------------- choosing one
+
+
+def open_store(url: str | None = None) -> RoomStore:
+    """The store named by ``url`` or ``$CANASTA_ROOMS_URL``: ``redis://...`` or
+    ``sqlite:///path/to/rooms.sqlite3``; by default ``rooms.sqlite3`` in the data folder.
+    ``$CANASTA_MAX_ROOMS`` caps the rooms it holds."""
+    url = url or os.environ.get(ROOMS_URL_ENV, "").strip() or None
+    try:
+        max_rooms = int(os.environ.get(MAX_ROOMS_ENV, "") or DEFAULT_MAX_ROOMS)
+    except ValueError:
+        max_rooms = DEFAULT_MAX_ROOMS
+    if url is None:
+        from canasta_teach.userdata import data_dir
+
+        return SqliteRoomStore(data_dir() / SQLITE_FILENAME, max_rooms=max_rooms)
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        return RedisRoomStore(url, max_rooms=max_rooms)
+    if url.startswith("sqlite:///"):
+        return SqliteRoomStore(url[len("sqlite:///") :], max_rooms=max_rooms)
+    raise StoreError("unavailable")
+
+
+_shared: dict[str, RoomStore] = {}
+
+
+def shared_store() -> RoomStore:
+    """One store per kernel (opened on first use)."""
+    key = os.environ.get(ROOMS_URL_ENV, "") + "|" + os.environ.get("CANASTA_DATA_DIR", "")
+    store = _shared.get(key)
+    if store is None:
+        store = _shared[key] = open_store()
+    return store
