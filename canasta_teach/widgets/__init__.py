@@ -12,12 +12,13 @@ Lessons need one import and one call per game::
 
 from __future__ import annotations
 
+from .friends import RoomTable, play_together
 from .fullgame import FullGame, play_game
 from .games import GAMES, PuzzleGame, play
 from .guided import GuidedHand, guided_hand
 from .table import ACTIONS, CardTable, TableController
 
 __all__ = [
-    "ACTIONS", "GAMES", "CardTable", "FullGame", "GuidedHand", "PuzzleGame", "TableController",
-    "guided_hand", "play", "play_game",
+    "ACTIONS", "GAMES", "CardTable", "FullGame", "GuidedHand", "PuzzleGame", "RoomTable",
+    "TableController", "guided_hand", "play", "play_game", "play_together",
 ]  # fmt: skip

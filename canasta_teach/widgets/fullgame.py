@@ -28,7 +28,7 @@ import logging
 import os
 import re
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from pathlib import Path
@@ -218,9 +218,11 @@ class SaveStore:
 
 
 class _GameTable(TableController):
-    """The card table of a full game: the learner's moves go to ``FullGame.submit``."""
+    """The card table of a whole game: the learner's moves, once the engine here has accepted
+    them (a refusal is explained at once), go to ``forward``: ``FullGame.learner_moves``, or a
+    room's authority (``RoomTable.submit``)."""
 
-    owner: FullGame
+    forward: Callable[[Sequence[Move]], None]
 
     def play(self, move: Move) -> Verdict:
         verdict = self.state.check(move)
@@ -228,13 +230,13 @@ class _GameTable(TableController):
             assert verdict.reason is not None
             self.refuse(verdict.reason)
             return verdict
-        self.owner.learner_moves([move])
+        self.forward([move])
         return verdict
 
     def _go_out(self, cards: list[Kind]) -> None:
         moves = self.going_out_moves(cards)
         if moves is not None:
-            self.owner.learner_moves(moves)
+            self.forward(moves)
 
 
 @dataclass
@@ -311,7 +313,7 @@ class FullGame:
             players=self._partner_map(),
             on_game_intent=self._on_control,
         )
-        self.controller.owner = self
+        self.controller.forward = self.learner_moves
         self.controller.on_game_values = self._on_values
         self.widget: CardTable = self.controller.widget
         self.widget.game_controller = self
@@ -496,8 +498,25 @@ class FullGame:
             self._change("players", int(control[8:]))
         elif control.startswith("variant:") and control[8:] in VARIANT_KEYS:
             self._change("variant", control[8:])
+        elif control == "invite":
+            self.invite()
         else:
             self.controller.say("refusal", self.tr.ui("msg.unknown_action"))
+
+    def invite(self) -> None:
+        """Make a room for this game's settings with the learner as host, and send the
+        browser there (``#room=CODE``; it keeps the host's seat token)."""
+        from canasta_teach.rooms import RoomError
+
+        from .friends import create_room_for
+
+        try:
+            code, token = create_room_for(self)
+        except RoomError as error:
+            self.controller.say("refusal", self.tr.ui(error.key))
+            self.render()
+            return
+        self.widget.send({"kind": "room_go", "code": code, "token": token, "lang": self.lang})
 
     def _change(self, what: str, value: Any) -> None:
         """A new level or table size: at once when nothing has been played, else next game."""
@@ -832,6 +851,7 @@ class FullGame:
         controls += [
             {"id": "new", "label": tr.ui("game.full.new"), "primary": self.game.is_over},
             {"id": "daily", "label": tr.ui("game.full.daily")},
+            {"id": "invite", "label": tr.ui("room.invite")},
         ]
         level_name = tr.ui(LEVEL_KEYS[self.level])
         if self.mode == "daily" and self.day is not None:
@@ -905,16 +925,18 @@ class FullGame:
             self.widget.view = view
 
 
-def breakdown_sheet(tr: Translator, state: State, number: int) -> dict[str, Any]:
+def breakdown_sheet(
+    tr: Translator, state: State, number: int, seat: int = LEARNER
+) -> dict[str, Any]:
     """An ended hand's score for the panel's sheet: each team's lines (label, points, why in
-    words, rule id) and total, the learner's side first."""
+    words, rule id) and total, the side of ``seat`` (the learner's) first."""
     from canasta_teach.engine.scoring import score_hand
     from canasta_teach.engine.view import team_names
 
     from .games import line_facts
     from .table import _capitalised
 
-    mine = LEARNER % 2
+    mine = seat % 2
     names = team_names(state.players)
     hand = score_hand(state)
     teams = []
@@ -922,7 +944,7 @@ def breakdown_sheet(tr: Translator, state: State, number: int) -> dict[str, Any]
         score = hand.teams[t]
         lines = []
         for i, line in enumerate(score.lines):
-            why, _parts = line_facts(tr, state, LEARNER, t, line)
+            why, _parts = line_facts(tr, state, seat, t, line)
             lines.append({
                 "id": f"{t}-{i}",
                 "label": tr.score_label(line),

@@ -25,7 +25,7 @@ from __future__ import annotations
 import html
 import logging
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -1118,6 +1118,22 @@ def _error(translator: Translator, lang: str, key: str, **params: Any) -> Any:
         _html_block(lang, translator.ui(key, **safe)),
         layout=ipywidgets.Layout(border="2px solid #9b1c1c", padding="4px 12px"),
     )
+
+
+def shown_safely(lang: str, what: str, build: Callable[[Translator, str], Any]) -> Any:
+    """``build(translator, lang)``'s widget for a notebook cell, never a traceback: an unknown
+    language code or a failure shows a clear message instead (the failure is logged)."""
+    from canasta_teach.i18n import UnknownLanguage, get_translator
+
+    try:
+        translator = get_translator(lang)
+    except UnknownLanguage as error:
+        return _language_error(error)
+    try:
+        return build(translator, translator.lang)
+    except Exception:  # noqa: BLE001 - no traceback may reach a learner
+        log.exception("%s(%r) failed", what, lang)
+        return _error(translator, translator.lang, "msg.error")
 
 
 def play(

@@ -15,7 +15,6 @@ with its score, line by line, each line with why it counts and its rule.
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -26,8 +25,6 @@ from canasta_teach.engine.notation import parse_move, parse_position
 
 from .fullgame import LEARNER, FullGame, Seat
 from .table import ACTIONS, Translator
-
-log = logging.getLogger(__name__)
 
 #: The deal.  South's hand makes the lesson; the others' hands and the top of the stock only
 #: have to let the script run (the script's draws come off the top of the stock, last first).
@@ -192,19 +189,10 @@ class GuidedHand(FullGame):
 def guided_hand(lang: str = "en", *, pace: str = "normal") -> Any:
     """The guided first hand in language ``lang``: display it (the value of the cell).
     Never raises: a bad language code shows a clear message instead."""
-    from canasta_teach.i18n import UnknownLanguage, get_translator
+    from .games import shown_safely
 
-    from .games import _error, _language_error
-
-    try:
-        translator = get_translator(lang)
-    except UnknownLanguage as error:
-        return _language_error(error)
-    try:
-        return GuidedHand(translator, translator.lang, pace=pace).widget
-    except Exception:  # noqa: BLE001 - no traceback may reach a learner
-        log.exception("guided_hand(%r) failed", lang)
-        return _error(translator, translator.lang, "msg.error")
+    return shown_safely(lang, "guided_hand",
+                        lambda tr, code: GuidedHand(tr, code, pace=pace).widget)  # fmt: skip
 
 
 __all__ = ["COACHED", "POSITION", "SCRIPT", "GuidedHand", "guided_hand", "guided_state"]

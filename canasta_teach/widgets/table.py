@@ -356,14 +356,15 @@ class TableController:
                 raise BadIntent("id")
             values = payload.get("values")
             if values is not None and self.on_game_values is not None:
-                # A form's entries (the score sheet): a few short strings, nothing else.
+                # A form's entries (the score sheet, a room's code and seat token): a few short
+                # strings, nothing else (a seat token is 43 characters: cut at 100, not before).
                 if (
                     not isinstance(values, Mapping)
                     or len(values) > MAX_SELECTION
                     or not all(isinstance(k, str) and isinstance(v, str) for k, v in values.items())
                 ):
                     raise BadIntent("values")
-                self.on_game_values(control, {k[:20]: v[:40] for k, v in values.items()})
+                self.on_game_values(control, {k[:20]: v[:100] for k, v in values.items()})
                 return
             self.on_game_intent(control)
             return

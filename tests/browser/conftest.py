@@ -8,6 +8,7 @@ Fixtures:
   ``test-artifacts/voila-server.log``. ``render_url(voila_url, "en/01_x.ipynb")`` gives a page.
 - ``browser_context`` / ``page``: Chromium from ``/usr/bin/chromium`` driven by Playwright's sync
   API (never ``playwright install``). Without Chromium the tests fail under CI and skip locally.
+- ``second_browser``: another Chromium with a fresh profile of its own (a friend's browser).
 - ``artifacts``: ``test-artifacts/`` (gitignored) for screenshots.
 
 Mark browser tests with ``@pytest.mark.browser`` (tests in this folder get it automatically).
@@ -34,7 +35,7 @@ from canasta_teach.app import (
 )
 
 if TYPE_CHECKING:
-    from playwright.sync_api import BrowserContext, Page
+    from playwright.sync_api import BrowserContext, Page, Playwright
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO_ROOT / "test-artifacts"
@@ -73,10 +74,15 @@ def site_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def voila_url(site_root: Path, artifacts: Path) -> Iterator[str]:
+def voila_url(
+    site_root: Path, artifacts: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
     port = free_port()
+    # Saved games, the leaderboard and the rooms of this run: a fresh folder, never the home's.
+    env = {**os.environ, "CANASTA_DATA_DIR": str(tmp_path_factory.mktemp("data"))}
+    env.pop("CANASTA_ROOMS_URL", None)
     with open(artifacts / "voila-server.log", "wb") as log:
-        proc = start_server(port, site_root, stdout=log, stderr=log, stdin=None)
+        proc = start_server(port, site_root, stdout=log, stderr=log, stdin=None, env=env)
         try:
             wait_for_port(port, timeout=120, proc=proc)
             yield f"http://127.0.0.1:{port}"
@@ -85,7 +91,7 @@ def voila_url(site_root: Path, artifacts: Path) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def browser_context(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrowserContext]:
+def playwright_api() -> Iterator[Playwright]:
     if not CHROMIUM.exists():
         message = (
             f"{CHROMIUM} is missing: run `make browser` (as root: apt-get install chromium "
@@ -96,20 +102,44 @@ def browser_context(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browse
         pytest.skip(message)
     from playwright.sync_api import sync_playwright
 
-    profile = tmp_path_factory.mktemp("chromium-profile")
     with sync_playwright() as p:
-        context = p.chromium.launch_persistent_context(
-            str(profile),
-            executable_path=str(CHROMIUM),
-            headless=True,
-            args=CHROMIUM_ARGS,
-            viewport={"width": 1100, "height": 800},
-        )
-        context.set_default_timeout(PAGE_TIMEOUT_MS)
-        try:
-            yield context
-        finally:
-            context.close()
+        yield p
+
+
+def launch(p: Playwright, profile: Path) -> BrowserContext:
+    """Debian's Chromium with a profile of its own (its own storage: another person's browser)."""
+    context = p.chromium.launch_persistent_context(
+        str(profile),
+        executable_path=str(CHROMIUM),
+        headless=True,
+        args=CHROMIUM_ARGS,
+        viewport={"width": 1100, "height": 800},
+    )
+    context.set_default_timeout(PAGE_TIMEOUT_MS)
+    return context
+
+
+@pytest.fixture(scope="session")
+def browser_context(
+    playwright_api: Playwright, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[BrowserContext]:
+    context = launch(playwright_api, tmp_path_factory.mktemp("chromium-profile"))
+    try:
+        yield context
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def second_browser(
+    playwright_api: Playwright, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[BrowserContext]:
+    """A second Chromium with a fresh profile (a friend's browser), closed after the test."""
+    context = launch(playwright_api, tmp_path_factory.mktemp("chromium-friend"))
+    try:
+        yield context
+    finally:
+        context.close()
 
 
 @pytest.fixture

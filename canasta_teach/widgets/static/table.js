@@ -113,6 +113,7 @@ function render({ model, el }) {
     send({ action: "fonts" });
   }
   model.on("msg:custom", (msg, buffers) => {
+    if (msg && (msg.kind === "room_token" || msg.kind === "room_go")) { roomMessage(msg); return; }
     if (!msg || msg.kind !== "fonts" || !Array.isArray(msg.faces)) return;
     msg.faces.forEach((face, i) => {
       if (!buffers || !buffers[i]) return;
@@ -553,6 +554,15 @@ function render({ model, el }) {
       );
     }
     if (game.notice) gameEl.append(h("p", { class: "ct-notice", role: "status", text: game.notice }));
+    if (game.languages && game.languages.length) {
+      // Each language by its own name, in its own script and direction.
+      gameEl.append(h("div", { class: "ct-choices ct-languages", role: "group", "aria-label": game.language_label || "", "data-ct-group": "lang" },
+        h("span", { class: "ct-choices-label", text: game.language_label || "" }),
+        game.languages.map((c) => h("button", {
+          type: "button", class: "ct-button ct-game-button", lang: c.lang, dir: "auto", "data-ct-game": c.id, "data-ct-focus": "game-" + c.id,
+          "aria-pressed": c.pressed ? "true" : "false", text: c.label, onclick: () => send({ action: "game", id: c.id }) }))));
+    }
+    if (game.invite) gameEl.append(drawInvite(game.invite));
     for (const group of game.groups || []) {
       gameEl.append(h("div", { class: "ct-choices ct-setting", role: "group", "aria-label": group.label, "data-ct-group": group.id },
         h("span", { class: "ct-choices-label", text: group.label }), group.choices.map(control)));
@@ -624,11 +634,62 @@ function render({ model, el }) {
     return true;
   }
 
+  // Play with friends: a room's link is the app's "play-together" page with the room's code
+  // after "#" (never sent to the server in the address); the seat token the kernel gives this
+  // browser is kept here, per room, so that the same link brings it back to the same seat.
+  const ROOM_PAGE = "play-together.ipynb";
+  const roomKey = (code) => "canasta-teach:v1:room:" + String(code).replace(/[^A-Za-z0-9]/g, "").toUpperCase();
+  function roomLink(code) {
+    // The page sits in the lessons folder, beside index.ipynb: the root Voilà serves (make app)
+    // or its lessons/ folder (Binder); elsewhere (JupyterLab), one level up from a lesson.
+    const path = window.location.pathname;
+    const marker = "/voila/render/";
+    const at = path.indexOf(marker);
+    let base;
+    if (at >= 0) {
+      base = path.slice(0, at + marker.length);
+      if (path.slice(base.length).startsWith("lessons/")) base += "lessons/";
+    } else {
+      const parts = path.split("/");
+      parts.pop();
+      if (["en", "ur", "hi", "te"].includes(parts[parts.length - 1])) parts.pop();
+      base = parts.join("/") + "/";
+    }
+    return window.location.origin + base + ROOM_PAGE + "#room=" + encodeURIComponent(code);
+  }
+  function remember(key, value) {
+    try { window.localStorage.setItem(key, value); } catch (error) { /* no storage: this page only */ }
+  }
+  function recall(key) {
+    try { return window.localStorage.getItem(key); } catch (error) { return null; }
+  }
+  function roomMessage(msg) {
+    if (typeof msg.code !== "string" || typeof msg.token !== "string") return;
+    remember(roomKey(msg.code), msg.token);
+    if (msg.kind === "room_go") {
+      if (typeof msg.lang === "string") remember("canasta-teach:v1:lang", msg.lang);
+      window.location.assign(roomLink(msg.code));
+    }
+  }
+  function roomHello() {
+    const match = /(?:^#|&)room=([^&]*)/.exec(window.location.hash || "");
+    const room = match ? decodeURIComponent(match[1]).slice(0, 40) : "";
+    let lang = recall("canasta-teach:v1:lang") || "";
+    if (!lang) {
+      const wanted = (navigator.language || "en").slice(0, 2).toLowerCase();
+      lang = ["ur", "hi", "te"].includes(wanted) ? wanted : "en";
+    }
+    send({ action: "game", id: "hello", values: { room, token: room ? recall(roomKey(room)) || "" : "", lang } });
+  }
+
   // The browser's own id for its saved game (a random id kept in this browser only).
   let helloSent = false;
   function sayHello(game) {
-    if (helloSent || !game.wants_player) return;
+    if (helloSent || !(game.wants_player || game.wants_room)) return;
     helloSent = true;
+    if (game.wants_room) { roomHello(); return; }
+    // The language of the last lesson page with a game: a room page opens in it.
+    remember("canasta-teach:v1:lang", model.get("lang") || "en");
     let id = null;
     try {
       id = window.localStorage.getItem("canasta-teach:v1:player");
@@ -655,6 +716,30 @@ function render({ model, el }) {
         t.foot && t.foot.length ? h("tfoot", {}, h("tr", {}, t.foot.map((c, i) => (i === 0 ? h("th", { scope: "row", text: c }) : h("td", { dir: "ltr", text: c }))))) : null));
   }
 
+  function drawInvite(invite) {
+    const link = roomLink(invite.code);
+    const copied = h("span", { class: "ct-copied", role: "status", "aria-live": "polite" });
+    const copy = () => {
+      const done = () => { copied.textContent = invite.copied || ""; };
+      if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(link).then(done, () => {});
+      else {
+        const area = h("textarea", { class: "ct-offscreen", "aria-hidden": "true" });
+        area.value = link;
+        document.body.append(area);
+        area.select();
+        try { if (document.execCommand("copy")) done(); } catch (error) { /* the link is shown */ }
+        area.remove();
+      }
+    };
+    return h("div", { class: "ct-invite", role: "group", "aria-label": invite.label, "data-ct-invite": invite.code },
+      h("p", { class: "ct-invite-label", text: invite.label }),
+      h("p", { class: "ct-invite-code" }, h("span", { text: (invite.code_label || "") + " " }),
+        h("strong", { dir: "ltr", "data-ct-room-code": "", text: invite.code })),
+      h("p", { class: "ct-invite-link" }, h("span", { text: (invite.link_label || "") + " " }),
+        h("a", { href: link, dir: "ltr", "data-ct-room-link": "", text: link })),
+      h("p", {}, h("button", { type: "button", class: "ct-button", "data-ct-game": "copy-link", "data-ct-focus": "copy-link", text: invite.copy, onclick: copy }), copied));
+  }
+
   function drawForm(form) {
     const input = h("input", { type: "text", maxlength: form.maxlength || 24, class: "ct-form-input", "data-ct-form": form.id, "data-ct-focus": "form-" + form.id, "aria-label": form.label, dir: "auto" });
     const submit = () => send({ action: "game", id: form.id, values: { [form.field]: input.value } });
@@ -671,6 +756,7 @@ function render({ model, el }) {
   }
 
   function redrawAll() {
+    root.classList.toggle("ct-no-table", !!(model.get("view") || {}).hidden);
     keepFocus(() => {
       drawRoot();
       drawGame();
@@ -684,6 +770,7 @@ function render({ model, el }) {
   }
 
   const onView = () => {
+    root.classList.toggle("ct-no-table", !!(model.get("view") || {}).hidden);
     if (maybePlayback()) return;
     if (frameIndex >= 0) return; // replaying: the model's view is drawn when it ends
     keepFocus(() => { drawHand(); drawTable(); drawButtons(); drawNarration(); applyHighlights(); });

@@ -1,0 +1,699 @@
+"""Play with friends: one room (``canasta_teach.rooms``) seen from one seat, on a ``CardTable``.
+
+Each browser has its own kernel and its own ``RoomTable``: it reads the room from the store,
+keeps a replica of the game (the room's moves replayed, which also gives the events it
+narrates in *this* player's language) and sends its browser only this seat's view.  Moves go to
+the room's authority (``Rooms.submit``); a refusal is worded here, for this player only.
+
+The page ``lessons/play-together.ipynb`` calls :func:`play_together`; the browser then says
+which room its address names (``#room=CODE``), the seat token it keeps for that room
+(``localStorage``) and the language it reads.  A kernel task waits for the room to change
+(short polling on SQLite, a channel on Redis) and says every few seconds that this seat is
+still here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from canasta_teach.engine import Event, Move, State, Verdict
+from canasta_teach.engine.game import Game
+from canasta_teach.engine.notation import parse_move
+from canasta_teach.engine.rules import preset
+from canasta_teach.engine.view import seat_names
+from canasta_teach.rooms import (
+    HEARTBEAT_S,
+    KEEP_MINUTES,
+    RoomError,
+    Rooms,
+    Snapshot,
+    normalise_code,
+    shared_store,
+    shown_code,
+)
+from canasta_teach.rooms.room import LEVELS, VARIANTS, humans
+
+from .fullgame import (
+    LEVEL_KEYS,
+    NARRATION_KEPT,
+    OWN_QUIET,
+    PLAYER_KEYS,
+    VARIANT_KEYS,
+    Line,
+    _GameTable,
+    _labels,
+    _setting,
+    _signed,
+    breakdown_sheet,
+)
+from .table import (
+    FONT_FAMILIES,
+    RTL_LANGUAGES,
+    CardTable,
+    Translator,
+    default_actions,
+)
+
+log = logging.getLogger(__name__)
+
+#: Each language by its own name (the language row reads the same in every language).
+LANGUAGE_NAMES = {"en": "English", "ur": "اردو", "hi": "हिन्दी", "te": "తెలుగు"}
+#: Wrong room codes one page may try before it is told to wait (guessing codes is pointless).
+MAX_BAD_CODES = 10
+#: A seat token as the browser keeps it (``secrets.token_urlsafe``).
+TOKEN = re.compile(r"[A-Za-z0-9_-]{20,100}")
+BAD_CODE_PAUSE_S = 60.0
+
+
+class RoomTable:
+    """One seat of a room in this kernel (or, before joining, the page that asks for a code)."""
+
+    def __init__(self, translator: Translator, lang: str, *, rooms: Rooms | None = None,
+                 watch: bool = True) -> None:  # fmt: skip
+        self.tr = translator
+        self.lang = lang
+        self._rooms = rooms
+        self.watch = watch
+        self.code: str | None = None
+        self.token: str | None = None
+        self.seat = 0
+        self.snapshot: Snapshot | None = None
+        self.replica: Game | None = None
+        self.narration: list[Line] = []
+        self._line_no = 0
+        self._notes_seen = 0
+        self.error = ""  # a room error in words (shown instead of the room)
+        self.notice = ""
+        self._bad_codes = 0
+        self._paused_until = 0.0
+        self._task: Any = None
+        self._said_hello = False
+        self.closed = False
+        state = Game(preset("classic4"), "room/none").state
+        self.controller = _GameTable(state, translator, lang, seat=0, actions=(),
+                                     on_game_intent=self._on_control)  # fmt: skip
+        self.controller.forward = self.submit
+        self.controller.on_game_values = self._on_values
+        self.widget: CardTable = self.controller.widget
+        self.widget.game_controller = self
+        self.widget.game_name = "play-together"
+        self.render()
+
+    @property
+    def rooms(self) -> Rooms:
+        if self._rooms is None:
+            self._rooms = Rooms(shared_store())
+        return self._rooms
+
+    # ------------------------------------------------------------------ joining
+
+    def join(self, code_text: object, token: object = None) -> None:
+        """Take this browser's seat in a room (its own again, or the first free one)."""
+        if time.monotonic() < self._paused_until:
+            self._fail(RoomError("bad_code"), keep_room=True)
+            return
+        try:
+            code = normalise_code(code_text)
+            seat, new_token = self.rooms.join(code, token, self.lang)
+        except RoomError as error:
+            if error.code in ("bad_code", "no_room"):
+                self._bad_codes += 1
+                if self._bad_codes >= MAX_BAD_CODES:
+                    self._paused_until = time.monotonic() + BAD_CODE_PAUSE_S
+                    self._bad_codes = 0
+            if error.code == "bad_token":  # pragma: no cover - join never raises it
+                error = RoomError("bad_token")
+            self._fail(error)
+            return
+        if new_token is not None and token is not None:
+            # The seat this browser had is gone (it stayed away too long): a new one.
+            self.notice = self.tr.ui("room.error.bad_token")
+        self.code, self.seat = code, seat
+        self.token = new_token if new_token is not None else str(token)
+        self.error = ""
+        if new_token is not None:
+            # The browser keeps the token for this room: the same link brings it back here.
+            self.widget.send({"kind": "room_token", "code": code, "token": new_token})
+        self.refresh()
+        self.render()
+        self._start_watching()
+
+    def _fail(self, error: RoomError, *, keep_room: bool = False) -> None:
+        text = self.tr.ui(error.key)
+        if self.code is None or error.code in ("no_room",):
+            self.error = text
+            if not keep_room:
+                self.code = None
+        else:
+            self.controller.say("refusal", text)
+        self.render()
+
+    # ------------------------------------------------------------------ the room changes
+
+    def refresh(self) -> None:
+        """Read the room again and bring the replica (and the narration) up to date."""
+        if self.code is None:
+            return
+        try:
+            snapshot = self.rooms.read(self.code)
+        except RoomError as error:
+            self._fail(error)
+            return
+        doc = snapshot.doc
+        self.snapshot = snapshot
+        entry = doc["seats"][self.seat] if self.seat < len(doc["seats"]) else None
+        if entry is None or entry.get("kind") != "human" or not self._mine(doc):
+            self.error = self.tr.ui("room.error.bad_token")
+        self._narrate_notes(doc)
+        record = doc.get("game")
+        if record is None:
+            self.replica = None
+            return
+        replica = self.replica
+        moves = record["moves"]
+        if (
+            replica is None
+            or replica.seed != record["seed"]
+            or replica.moves != moves[: len(replica.moves)]
+        ):
+            replica = Game(preset(record["rules"]), record["seed"])
+            quiet = True  # a game seen for the first time (a return): no replay of old news
+            self._set_table(replica)
+        else:
+            quiet = False
+        for text in moves[len(replica.moves) :]:
+            mover = replica.state.to_move
+            hand_before = replica.state.hand_number
+            verdict, events = replica.apply_with_events(parse_move(text))
+            if not verdict.legal:  # pragma: no cover - the authority checked it
+                log.error("room %s: recorded move %s refused", self.code, text)
+                break
+            if not quiet:
+                self._narrate(mover, events)
+                ended = replica.last_hand
+                if ended is not None and ended.hand_number == hand_before and ended.is_over:
+                    self._hand_ended(replica)
+        self.replica = replica
+
+    def _mine(self, doc: dict[str, Any]) -> bool:
+        from canasta_teach.rooms import seat_of
+
+        return seat_of(doc, self.token) == self.seat
+
+    def _set_table(self, game: Game) -> None:
+        self.controller.seat = self.seat
+        self.controller.state = game.state
+        self.controller.actions = default_actions(game.state)
+        # "Ask partner" needs someone in the partner's seat: every seat has a player here.
+        self.controller.players = {s: _nobody for s in range(game.rules.players)}
+        self.widget.labels = _labels(self.tr, game.rules.players, game.rules.family)
+
+    def _narrate_notes(self, doc: dict[str, Any]) -> None:
+        names = seat_names(doc["players"])
+        for note in doc.get("notes", []):
+            if note["n"] <= self._notes_seen:
+                continue
+            self._notes_seen = note["n"]
+            seat = note.get("seat", -1)
+            if note["code"] == "created" or seat == self.seat and note["code"] == "joined":
+                continue
+            who = self.tr.seat(names[seat]) if 0 <= seat < len(names) else ""
+            self._line(self.tr.ui(f"room.note.{note['code']}", seat=who), seat=seat)
+
+    def _narrate(self, mover: int, events: Sequence[Event]) -> None:
+        players = self.replica.rules.players if self.replica else 4
+        for event in events:
+            if event.code == "turn" or event.seat == self.seat and event.code in OWN_QUIET:
+                continue
+            try:
+                text = self.tr.event(event, players)
+            except Exception:  # noqa: BLE001 - a missing sentence must not stop the game
+                log.exception("no sentence for event %r", event)
+                continue
+            self._line(text, seat=event.seat, kind="hand" if event.code == "hand_over" else "event")
+
+    def _hand_ended(self, game: Game) -> None:
+        hand = game.hands[-1]
+        mine = self.seat % 2
+        key = "game.full.hf.round_scored" if game.rules.rounds else "game.full.hand_scored"
+        self._line(self.tr.ui(key, number=len(game.hands), we=_signed(hand.totals[mine]),
+                              they=_signed(hand.totals[1 - mine])), kind="hand")  # fmt: skip
+
+    def _line(self, text: str, *, seat: int = -1, kind: str = "info") -> None:
+        self._line_no += 1
+        self.narration.append(Line(self._line_no, text, seat=seat, kind=kind))
+        del self.narration[:-NARRATION_KEPT]
+
+    # ------------------------------------------------------------------ watching
+
+    def _start_watching(self) -> None:
+        if not self.watch or self._task is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no event loop (a script, a test): ``poll`` is called by hand
+        self._task = loop.create_task(self._watch())
+
+    async def _watch(self) -> None:
+        """Redraw when the room changes; say "still here" every few seconds."""
+        next_beat = 0.0
+        while not self.closed and self.code is not None:
+            if getattr(self.widget, "comm", None) is None:
+                return  # the page is gone
+            try:
+                now = time.monotonic()
+                if now >= next_beat:
+                    next_beat = now + HEARTBEAT_S
+                    self.heartbeat()
+                assert self.snapshot is not None
+                version = await self.rooms.store.wait(
+                    self.code, self.snapshot.version, max(0.05, next_beat - time.monotonic())
+                )
+                if version is None:
+                    self._fail(RoomError("no_room"))
+                    return
+                if version != self.snapshot.version:
+                    self.refresh()
+                    self.render()
+            except RoomError as error:
+                self._fail(error)
+                await asyncio.sleep(HEARTBEAT_S)
+            except Exception:  # noqa: BLE001 - the watch must outlive a bad moment
+                log.exception("room watch failed")
+                await asyncio.sleep(HEARTBEAT_S)
+
+    def heartbeat(self) -> None:
+        if self.code is None:
+            return
+        away_before = self._away_seats()
+        self.rooms.heartbeat(self.code, self.seat)
+        if self.snapshot is not None:
+            self.snapshot.presence = self.rooms.store.presence(self.code)
+        if self._away_seats() != away_before:
+            self.render()
+
+    def _away_seats(self) -> frozenset[int]:
+        snap = self.snapshot
+        if snap is None:
+            return frozenset()
+        return frozenset(s for s in humans(snap.doc) if snap.away(s))
+
+    def poll(self) -> bool:
+        """Without an event loop: read the room if it changed; whether it did."""
+        if self.code is None or self.snapshot is None:
+            return False
+        version = self.rooms.store.version(self.code)
+        if version == self.snapshot.version:
+            return False
+        self.refresh()
+        self.render()
+        return True
+
+    # ------------------------------------------------------------------ acting
+
+    def submit(self, moves: Sequence[Move]) -> None:
+        """This seat's move (or a going-out plan of several) to the room's authority."""
+        if self.code is None:
+            return
+        self.notice = ""
+        last: tuple[Move, Verdict] | None = None
+        hand_before = self.controller.state.hands[self.seat][:]
+        state_before = self.controller.state
+        for move in moves:
+            try:
+                verdict = self.rooms.submit(self.code, self.token, move)
+            except RoomError as error:
+                self.refresh()
+                self._fail(error)
+                return
+            if not verdict.legal:
+                assert verdict.reason is not None
+                self.controller.refuse(verdict.reason)
+                break
+            last = (move, verdict)
+        self.refresh()
+        if last is not None:
+            if len(moves) > 1:
+                self.controller.say("success", self.tr.ui("msg.went_out"))
+            else:
+                self.controller.state = state_before
+                self.controller.say(*self.controller._success_text(last[0], last[1], hand_before))
+        self.render()
+
+    def _act(self, what: str, *args: Any) -> None:
+        assert self.code is not None
+        try:
+            getattr(self.rooms, what)(self.code, self.token, *args)
+        except RoomError as error:
+            self._fail(error)
+        self.refresh()
+        self.render()
+
+    def _on_control(self, control: str) -> None:
+        if control.startswith("lang:"):
+            self.set_language(control[5:])
+            return
+        if self.code is None or self.snapshot is None:
+            self.controller.say("refusal", self.tr.ui("msg.unknown_action"))
+            self.render()
+            return
+        name, _, value = control.partition(":")
+        if name == "start":
+            self._act("start")
+        elif name == "next_hand":
+            self._act("next_hand")
+        elif name == "new":
+            self._act("new_game")
+        elif name == "stand_in" and value.isdigit():
+            self._act("stand_in", int(value))
+        elif name == "players" and value in ("2", "4"):
+            self._act("configure", "players", int(value))
+        elif name == "variant" and value in VARIANTS or name == "level" and value in LEVELS:
+            self._act("configure", name, value)
+        elif name == "keep" and value.isdigit() and int(value) in KEEP_MINUTES:
+            self._act("configure", "keep_minutes", int(value))
+        elif name == "partner" and value.isdigit():
+            self._choose_partner(int(value))
+        else:
+            self.controller.say("refusal", self.tr.ui("msg.unknown_action"))
+            self.render()
+
+    def _choose_partner(self, seat: int) -> None:
+        """The host (South) chooses who sits opposite: a friend's seat, or 0 for the computer."""
+        assert self.snapshot is not None
+        doc = self.snapshot.doc
+        if seat == 0:
+            free = [s for s in (1, 3) if doc["seats"][s]["kind"] != "human"]
+            if doc["seats"][2]["kind"] != "human" or not free:
+                self.render()
+                return
+            seat = free[0]
+        if seat not in (1, 3):
+            self.render()
+            return
+        self._act("configure", "seat", (seat, 2))
+
+    def _on_values(self, control: str, values: Mapping[str, str]) -> None:
+        if control == "hello":
+            self._hello(values)
+        elif control == "join":
+            self.join(values.get("code", ""))
+        else:
+            self.controller.say("refusal", self.tr.ui("msg.unknown_action"))
+            self.render()
+
+    def _hello(self, values: Mapping[str, str]) -> None:
+        """The browser says its language, the room its address names and its token there."""
+        if self._said_hello:
+            return
+        self._said_hello = True
+        lang = values.get("lang", "")
+        if lang in LANGUAGE_NAMES and lang != self.lang:
+            self.set_language(lang)
+        room = values.get("room", "")
+        if room:
+            token = values.get("token") or None
+            if token is not None and not TOKEN.fullmatch(token):
+                token = None
+            self.join(room, token)
+
+    def set_language(self, lang: str) -> None:
+        """Read the table in another language (this player's only)."""
+        from canasta_teach.i18n import UnknownLanguage, get_translator
+
+        try:
+            tr = get_translator(lang)
+        except UnknownLanguage:
+            self.controller.say("refusal", self.tr.ui("msg.bad_request"))
+            self.render()
+            return
+        self.tr = self.controller.tr = tr
+        self.lang = self.controller.lang = tr.lang
+        state = self.controller.state
+        with self.widget.hold_sync():
+            self.widget.lang = tr.lang
+            self.widget.dir = "rtl" if tr.lang in RTL_LANGUAGES else "ltr"
+            self.widget.font = FONT_FAMILIES.get(tr.lang, FONT_FAMILIES["en"])
+            self.widget.labels = _labels(tr, state.players, state.rules.family)
+            self.widget.message = {}
+            # The narration so far was in the old language: start afresh.
+            self.narration = []
+            if self.code is not None:
+                with contextlib.suppress(RoomError):
+                    self.rooms.join(self.code, self.token, tr.lang)
+                self.refresh()
+            self.render()
+
+    # ------------------------------------------------------------------ drawing
+
+    def shown_state(self) -> State:
+        game = self.replica
+        assert game is not None
+        record = self.snapshot.doc["game"] if self.snapshot else None
+        waiting = bool(record and record["awaiting_next"]) or game.is_over
+        if waiting and game.last_hand is not None:
+            return game.last_hand
+        return game.state
+
+    def _panel(self) -> dict[str, Any]:
+        tr = self.tr
+        base = {
+            "kind": "full",
+            "wants_room": True,
+            "title": tr.ui("room.title"),
+            "progress": "",
+            "solved": False,
+            "solved_count": 0,
+            "total": 0,
+            "choices": [],
+            "narration_label": tr.ui("game.full.narration"),
+            "why_label": tr.ui("game.full.why_label"),
+            "skip_label": tr.ui("game.full.skip"),
+            "languages": [
+                {"id": f"lang:{code}", "label": name, "pressed": code == self.lang, "lang": code}
+                for code, name in LANGUAGE_NAMES.items()
+            ],  # fmt: skip
+            "language_label": tr.ui("room.language_label"),
+        }
+        snap = self.snapshot
+        if self.error or self.code is None or snap is None:
+            return {
+                **base,
+                "puzzle": "",
+                "prompt": self.error or tr.ui("room.entry.prompt"),
+                "notice": "",
+                "stage": "entry",
+                "form": {
+                    "id": "join",
+                    "field": "code",
+                    "label": tr.ui("room.entry.form_label"),
+                    "button": tr.ui("room.entry.join"),
+                    "maxlength": 16,
+                },  # fmt: skip
+                "controls": [],
+            }
+        doc = snap.doc
+        host = bool(doc["seats"][self.seat].get("host"))
+        names = seat_names(doc["players"])
+        you = tr.ui("room.you_are", seat=tr.seat(names[self.seat]))
+        panel = {
+            **base,
+            "puzzle": f"{tr.ui('room.code_label')} {shown_code(doc['code'])} · {you}",
+            "notice": self.notice,
+            "invite": {
+                "code": shown_code(doc["code"]),
+                "label": tr.ui("room.invite_label"),
+                "code_label": tr.ui("room.code_label"),
+                "link_label": tr.ui("room.link_label"),
+                "copy": tr.ui("room.copy"),
+                "copied": tr.ui("room.copied"),
+            },
+            "tables": [self._seats_table(doc, snap)],
+            "controls": [],
+            "groups": [],
+        }
+        if doc["status"] == "lobby":
+            panel["stage"] = "lobby"
+            panel["prompt"] = tr.ui("room.lobby.host_prompt" if host else "room.lobby.guest_prompt")
+            if host:
+                panel["groups"] = self._settings(doc)
+                panel["controls"] = [{"id": "start", "primary": True,
+                                      "label": tr.ui("room.start")}]  # fmt: skip
+            return panel
+        game = self.replica
+        assert game is not None
+        record = doc["game"]
+        mine = self.seat % 2
+        handfoot = game.rules.family == "handfoot"
+
+        def word(classic: str, hf: str, **params: Any) -> str:
+            return tr.ui(hf if handfoot else classic, **params)
+
+        panel["tables"].insert(0, self._sheet(game, word))
+        if record["awaiting_next"] or game.is_over:
+            ended = game.last_hand
+            if ended is not None:
+                panel["sheet"] = breakdown_sheet(tr, ended, len(game.hands), self.seat)
+        if game.is_over:
+            we, they = game.totals[mine], game.totals[1 - mine]
+            if game.winner is None:
+                panel["prompt"] = tr.ui("game.full.hf.tie", we=_signed(we))
+            else:
+                key = "game.full.won" if game.winner == mine else "game.full.lost"
+                panel["prompt"] = tr.ui(key, we=_signed(we), they=_signed(they))
+            panel["stage"] = "over"
+            if host:
+                panel["controls"].append({"id": "new", "primary": True,
+                                          "label": tr.ui("room.new")})  # fmt: skip
+        elif record["awaiting_next"]:
+            state = game.state
+            panel["prompt"] = word("game.full.hand_over", "game.full.hf.round_over",
+                                   number=len(game.hands), we=tr.number(state.minimum(mine)),
+                                   they=tr.number(state.minimum(1 - mine)))  # fmt: skip
+            panel["stage"] = "hand_over"
+            panel["controls"].append({"id": "next_hand", "primary": True,
+                                      "label": word("game.full.next_hand",
+                                                    "game.full.hf.next_round")})  # fmt: skip
+        else:
+            panel["stage"] = "play"
+            panel["prompt"] = tr.ui("room.playing", seat=tr.seat(names[self.seat]))
+        if host and doc["status"] == "playing":
+            for s in humans(doc):
+                if s != self.seat and snap.away(s) and not doc["seats"][s].get("stand_in"):
+                    panel["controls"].append({"id": f"stand_in:{s}",
+                                              "label": tr.ui("room.stand_in",
+                                                             seat=tr.seat(names[s]))})  # fmt: skip
+        return panel
+
+    def _settings(self, doc: dict[str, Any]) -> list[dict[str, Any]]:
+        tr = self.tr
+        variant, players = doc["variant"], doc["players"]
+        groups = [
+            _setting(tr.ui("game.full.variant_label"), "variant",
+                     [(v, tr.ui(VARIANT_KEYS[v]), v == variant) for v in VARIANTS]),
+        ]  # fmt: skip
+        if variant == "classic":
+            groups.append(
+                _setting(
+                    tr.ui("game.full.players_label"),
+                    "players",
+                    [(n, tr.ui(PLAYER_KEYS[n]), n == players) for n in (4, 2)],
+                )
+            )
+        if players == 4:
+            names = seat_names(4)
+            friends = [s for s in (1, 2, 3) if doc["seats"][s]["kind"] == "human"]
+            if friends:
+                options = [(s, tr.ui("room.partner.friend", seat=tr.seat(names[s])), s == 2)
+                           for s in friends]  # fmt: skip
+                options.append((0, tr.ui("room.partner.computer"),
+                                doc["seats"][2]["kind"] != "human"))  # fmt: skip
+                groups.append(_setting(tr.ui("room.partner_label"), "partner", options))
+        groups.append(_setting(tr.ui("game.full.level_label"), "level",
+                               [(lv, tr.ui(LEVEL_KEYS[lv]), lv == doc["level"])
+                                for lv in LEVELS]))  # fmt: skip
+        groups.append(_setting(tr.ui("room.keep_label"), "keep",
+                               [(m, tr.ntext("ui", "room.keep.minutes", m,
+                                             count=tr.number(m)), m == doc["keep_minutes"])
+                                for m in KEEP_MINUTES]))  # fmt: skip
+        return groups
+
+    def _seats_table(self, doc: dict[str, Any], snap: Snapshot) -> dict[str, Any]:
+        tr = self.tr
+        names = seat_names(doc["players"])
+        rows = []
+        for s in range(doc["players"]):
+            entry = doc["seats"][s]
+            kind = entry["kind"]
+            if kind == "human":
+                who = (
+                    tr.ui("room.who.you")
+                    if s == self.seat
+                    else tr.ui("room.who.host" if entry.get("host") else "room.who.friend")
+                )
+                if entry.get("stand_in"):
+                    status = tr.ui("room.status.stand_in")
+                elif s != self.seat and snap.away(s):
+                    status = tr.ui("room.status.away")
+                else:
+                    status = tr.ui("room.status.here")
+                status += f" · {LANGUAGE_NAMES.get(entry.get('lang', ''), '')}"
+            elif kind == "released":
+                who, status = tr.ui("room.who.released"), tr.ui("room.status.computer")
+            elif kind == "bot":
+                who, status = tr.ui("room.who.computer"), tr.ui("room.status.computer")
+            else:
+                who, status = tr.ui("room.who.open"), ""
+            rows.append([tr.seat(names[s]), who, status])
+        return {"id": "seats", "caption": tr.ui("room.seats.caption"),
+                "head": [tr.ui("room.seats.seat"), tr.ui("room.seats.who"),
+                         tr.ui("room.seats.status")], "rows": rows, "empty": ""}  # fmt: skip
+
+    def _sheet(self, game: Game, word: Any) -> dict[str, Any]:
+        tr = self.tr
+        mine = self.seat % 2
+        rows = [[tr.number(n), _signed(h.totals[mine]), _signed(h.totals[1 - mine])]
+                for n, h in enumerate(game.hands, 1)]  # fmt: skip
+        return {
+            "id": "scores",
+            "caption": word(
+                "game.full.sheet.caption",
+                "game.full.hf.sheet_caption",
+                target=tr.number(game.rules.game_target),
+                rounds=tr.number(game.rules.rounds),
+            ),  # fmt: skip
+            "head": [
+                word("game.full.sheet.hand", "game.full.hf.sheet_round"),
+                tr.ui("game.full.sheet.we"),
+                tr.ui("game.full.sheet.they"),
+            ],  # fmt: skip
+            "rows": rows,
+            "foot": [
+                tr.ui("game.full.sheet.total"),
+                _signed(game.totals[mine]),
+                _signed(game.totals[1 - mine]),
+            ],  # fmt: skip
+            "empty": tr.ui("game.full.sheet.empty"),
+        }
+
+    def render(self) -> None:
+        """Send the panel and this seat's view of the table (one comm message)."""
+        with self.widget.hold_sync():
+            self.widget.game = self._panel()
+            if self.replica is not None and not self.error:
+                self.controller.state = self.shown_state()
+                view = self.controller.table_view()
+            else:
+                view = {"hidden": True}
+            view["narration"] = [line.to_dict() for line in self.narration]
+            self.widget.view = view
+
+
+def _nobody(state: State) -> Move:  # pragma: no cover - the room's players move themselves
+    raise RuntimeError("a room's seats are played through the room")
+
+
+def create_room_for(game: Any) -> tuple[str, str]:
+    """A room for the full game's settings, with its learner as host (the Invite button)."""
+    rooms = Rooms(shared_store())
+    return rooms.create(game.lang, players=game.players, variant=game.variant,
+                        level=game.level)  # fmt: skip
+
+
+def play_together(lang: str = "en", *, rooms: Rooms | None = None) -> Any:
+    """The page a room link opens: display it (the value of the cell).  The browser then says
+    which room and seat; until then (or with no room in the address) it asks for a code."""
+    from .games import shown_safely
+
+    return shown_safely(lang, "play_together",
+                        lambda tr, code: RoomTable(tr, code, rooms=rooms).widget)  # fmt: skip
+
+
+__all__ = ["LANGUAGE_NAMES", "RoomTable", "create_room_for", "play_together"]

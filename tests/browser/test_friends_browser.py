@@ -1,0 +1,212 @@
+"""Play with friends in real browsers: one Voilà server, several pages, each with its own kernel.
+
+The host and the friend are two Chromium browsers, each with a profile of its own (its own
+storage, so its own seat token), as two people's browsers would be.
+
+- A two-player room made with the Invite button of an Urdu full game, joined through its link
+  by a Hindi reader: a third visitor is told the room is full (in Telugu), the friend closes the
+  tab and the same link returns them to their seat, and the hand is played to its end by
+  clicking, each page in its own language.
+- A four-player room with two people (partners) and two computer players.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import BrowserContext, Locator, Page, expect
+
+from canasta_teach.i18n import get_translator
+
+from .conftest import PAGE_TIMEOUT_MS, TEST_PREFIX, render_url
+
+pytestmark = pytest.mark.browser
+
+STEP_MS = 20_000
+ROOM_KEY = "canasta-teach:v1:room:"
+
+
+def reader(
+    context: BrowserContext, lang: str, *, forget_rooms: bool = False, new_player: bool = False
+) -> Page:
+    """A page whose browser reads ``lang`` (what the room page asks the storage for);
+    ``new_player``: no saved game of an earlier test is resumed (the full game's settings
+    are the notebook's)."""
+    page = context.new_page()
+    script = f"window.localStorage.setItem('canasta-teach:v1:lang', '{lang}');"
+    if new_player:
+        script += "window.localStorage.removeItem('canasta-teach:v1:player');"
+    if forget_rooms:
+        script += (
+            "for (const k of Object.keys(window.localStorage))"
+            f" if (k.startsWith('{ROOM_KEY}')) window.localStorage.removeItem(k);"
+        )
+    page.add_init_script(f"try {{ {script} }} catch (e) {{}}")
+    return page
+
+
+def invite(page: Page, voila_url: str, notebook: str) -> str:
+    """Open a full game, press Invite; the room page's link."""
+    page.goto(render_url(voila_url, notebook))
+    page.wait_for_selector(".ct-full [data-ct-game='invite']", timeout=PAGE_TIMEOUT_MS)
+    page.locator("[data-ct-game='invite']").click()
+    page.wait_for_url(re.compile(r"play-together\.ipynb#room="), timeout=PAGE_TIMEOUT_MS)
+    link = page.locator("[data-ct-room-link]")
+    expect(link).to_be_visible(timeout=PAGE_TIMEOUT_MS)
+    href = link.get_attribute("href") or ""
+    # The same page and room (the link shows the code as read aloud, with its dash).
+    assert href.split("#")[0] == page.url.split("#")[0]
+    assert href.split("#room=")[1].replace("-", "") == page.url.split("#room=")[1]
+    return href
+
+
+def seat_rows(page: Page) -> Locator:
+    return page.locator("[data-ct-table='seats'] tbody tr")
+
+
+def play_turn(page: Page) -> None:
+    """Draw, then throw away the first card of the hand (unless the draw found the stock
+    empty, which ends the hand)."""
+    root = page.locator(".ct-root")
+    message = root.locator(".ct-message")
+    seq = message.get_attribute("data-ct-seq")
+    root.locator("[data-ct-action='draw']").click()
+    expect(message).not_to_have_attribute("data-ct-seq", seq or "", timeout=STEP_MS)
+    # The message and the panel arrive in one comm message: the hand is over or it is not.
+    if page.locator("[data-ct-game='next_hand']").count():
+        return
+    card = root.locator(".ct-hand [data-ct-card]").first
+    card.click()
+    expect(card).to_have_attribute("aria-pressed", "true")
+    discard = root.locator("[data-ct-action='discard']")
+    expect(discard).to_be_enabled(timeout=STEP_MS)
+    discard.click()
+    expect(root.locator("[data-ct-action='draw']")).to_be_disabled(timeout=STEP_MS)
+
+
+def whose_turn(pages: list[Page]) -> Page | None:
+    """The page whose Draw button is enabled (waiting for the room to reach one)."""
+    for _ in range(STEP_MS // 100):
+        for page in pages:
+            if page.locator("[data-ct-game='next_hand']").count():
+                return None
+            draw = page.locator(".ct-root [data-ct-action='draw']")
+            if draw.count() and draw.is_enabled():
+                return page
+        pages[0].wait_for_timeout(100)
+    raise AssertionError("nobody's turn")
+
+
+def test_two_browsers_urdu_and_hindi_play_a_hand_to_its_end(
+    browser_context: BrowserContext,
+    second_browser: BrowserContext,
+    voila_url: str,
+    artifacts: Path,
+) -> None:
+    ur, hi, te = get_translator("ur"), get_translator("hi"), get_translator("te")
+    host = reader(browser_context, "ur", new_player=True)
+    friend = reader(second_browser, "hi")
+    pages = [host, friend]
+    try:
+        link = invite(host, voila_url, f"{TEST_PREFIX}/widgets/fullgame_ur_2p.ipynb")
+        host_root = host.locator(".ct-root")
+        expect(host_root).to_have_attribute("lang", "ur")
+        expect(host_root).to_have_attribute("dir", "rtl")
+        expect(host.locator(".ct-prompt")).to_have_text(ur.ui("room.lobby.host_prompt"))
+        code = host.locator("[data-ct-room-code]").inner_text()
+        assert re.fullmatch(r"[A-Z2-9]{5}-[A-Z2-9]{5}", code)
+
+        friend.goto(link)
+        friend_root = friend.locator(".ct-root")
+        expect(friend.locator(".ct-prompt")).to_have_text(
+            hi.ui("room.lobby.guest_prompt"), timeout=PAGE_TIMEOUT_MS
+        )
+        expect(friend_root).to_have_attribute("lang", "hi")
+        expect(friend_root).to_have_attribute("dir", "ltr")
+        # The host's page learns of the friend by itself (no reload): two people, in words.
+        expect(seat_rows(host).nth(1)).to_contain_text(ur.ui("room.who.friend"), timeout=STEP_MS)
+        expect(seat_rows(host).nth(1)).to_contain_text("हिन्दी")
+
+        # A third visitor to the full two-player room is told so, in their language.
+        third = reader(browser_context, "te", forget_rooms=True)
+        pages.append(third)
+        third.goto(link)
+        expect(third.locator(".ct-prompt")).to_have_text(
+            te.ui("room.error.full"), timeout=PAGE_TIMEOUT_MS
+        )
+        third.close()
+        pages.remove(third)
+
+        # The friend closes the tab; the same link in the same browser is the same seat.
+        you_are = hi.ui("room.you_are", seat=hi.seat("N"))
+        expect(friend.locator(".ct-puzzle-number")).to_contain_text(you_are)
+        friend.close(run_before_unload=True)
+        friend = reader(second_browser, "hi")
+        pages[1] = friend
+        friend.goto(link)
+        expect(friend.locator(".ct-puzzle-number")).to_contain_text(
+            you_are, timeout=PAGE_TIMEOUT_MS
+        )
+        expect(seat_rows(host)).to_have_count(2)
+
+        host.locator("[data-ct-game='start']").click()
+        for page, tr in ((host, ur), (friend, hi)):
+            expect(page.locator(".ct-root [data-ct-action='draw']")).to_have_text(
+                tr.ui("button.draw_two"), timeout=STEP_MS
+            )
+        turns = 0
+        while (mover := whose_turn([host, friend])) is not None and turns < 300:
+            play_turn(mover)
+            turns += 1
+        assert turns > 6
+        for page, tr in ((host, ur), (friend, hi)):
+            expect(page.locator("[data-ct-game='next_hand']")).to_be_visible(timeout=STEP_MS)
+            expect(page.locator(".ct-breakdown h4")).to_have_text(
+                tr.ui("game.full.breakdown", number=tr.number(1))
+            )
+            expect(page.locator("[data-ct-table='scores'] tbody tr")).to_have_count(1)
+        # Each narrates the other's moves in its own language.
+        assert ur.seat("N") in host.locator(".ct-log").inner_text()
+        assert hi.seat("S") in friend.locator(".ct-log").inner_text()
+        host.screenshot(path=str(artifacts / "room-ur-hand-over.png"), full_page=True)
+        friend.screenshot(path=str(artifacts / "room-hi-hand-over.png"), full_page=True)
+    finally:
+        for page in pages:
+            if not page.is_closed():
+                page.close()
+
+
+def test_a_four_player_room_with_two_people_and_two_computers(
+    browser_context: BrowserContext, second_browser: BrowserContext, voila_url: str
+) -> None:
+    en, ur = get_translator("en"), get_translator("ur")
+    host = reader(browser_context, "en", new_player=True)
+    partner = reader(second_browser, "ur")
+    try:
+        link = invite(host, voila_url, f"{TEST_PREFIX}/widgets/fullgame_en_4p.ipynb")
+        partner.goto(link)
+        expect(partner.locator(".ct-puzzle-number")).to_contain_text(
+            ur.ui("room.you_are", seat=ur.seat("N")), timeout=PAGE_TIMEOUT_MS
+        )
+        # The host sees the partner, and who partners whom can be chosen.
+        expect(host.locator("[data-ct-game='partner:2']")).to_have_attribute(
+            "aria-pressed", "true", timeout=STEP_MS
+        )
+        expect(seat_rows(host)).to_have_count(4)
+        host.locator("[data-ct-game='start']").click()
+        for seat in (1, 3):
+            expect(seat_rows(host).nth(seat)).to_contain_text(en.ui("room.who.computer"))
+        expect(seat_rows(partner).nth(1)).to_contain_text(ur.ui("room.who.computer"))
+        turns = 0
+        while (mover := whose_turn([host, partner])) is not None and turns < 6:
+            play_turn(mover)
+            turns += 1
+        # The computer players' moves reach both pages, each in its own language.
+        expect(host.locator(".ct-log")).to_contain_text(en.seat("W"), timeout=STEP_MS)
+        expect(partner.locator(".ct-log")).to_contain_text(ur.seat("E"), timeout=STEP_MS)
+        assert turns == 6
+    finally:
+        host.close()
+        partner.close()
