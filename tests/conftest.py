@@ -1,4 +1,5 @@
-"""Shared test settings: hypothesis profiles.
+"""Shared test settings: hypothesis profiles, and ``redis_url`` (a throwaway redis-server for
+the room store tests, started once a session).
 
 ``ci`` (the default) has no deadline, because a shared 2-core machine makes timings noisy,
 and a moderate number of examples so the whole engine suite stays fast.  ``thorough`` is
@@ -8,8 +9,12 @@ for a long local run: ``HYPOTHESIS_PROFILE=thorough pytest tests/test_engine_pro
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from canasta_teach.rooms.localredis import redis_available, redis_server
 
 settings.register_profile(
     "ci",
@@ -32,3 +37,16 @@ if not os.environ.get("CANASTA_DATA_DIR"):
     import tempfile
 
     os.environ["CANASTA_DATA_DIR"] = tempfile.mkdtemp(prefix="canasta-test-data-")
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    if not redis_available():
+        message = (
+            "redis-server is missing: run `make redis` (as root: apt-get install redis-server)"
+        )
+        if os.environ.get("CI", "").lower() not in ("", "0", "false", "no"):
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    with redis_server() as url:
+        yield url

@@ -27,6 +27,7 @@ from canasta_teach.rooms import (
     Rooms,
     SqliteRoomStore,
     normalise_code,
+    open_store,
     seat_of,
     shown_code,
 )
@@ -220,10 +221,18 @@ def test_a_human_partner_is_asked_and_answers(rooms: Rooms) -> None:
     pytest.fail("no position with a question to the partner in 30 games")
 
 
-def test_two_players_acting_at_once_cannot_corrupt_the_room(tmp_path: Path) -> None:
-    """The same seat's move sent by two kernels at the same instant: it is played once."""
-    path = tmp_path / "rooms.sqlite3"
-    rooms = Rooms(SqliteRoomStore(path))
+@pytest.mark.parametrize("kind", ["sqlite", "redis"])
+def test_two_players_acting_at_once_cannot_corrupt_the_room(
+    tmp_path: Path, kind: str, request: pytest.FixtureRequest
+) -> None:
+    """The same seat's move sent by four kernels at the same instant (each with its own
+    connection to the store): it is played once, on either store."""
+    url = (
+        f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
+        if kind == "sqlite"
+        else request.getfixturevalue("redis_url")
+    )
+    rooms = Rooms(open_store(url))
     for _ in range(5):
         code, host = rooms.create("en", players=2)
         _s, friend = rooms.join(code, None, "te")
@@ -238,7 +247,7 @@ def test_two_players_acting_at_once_cannot_corrupt_the_room(tmp_path: Path) -> N
             barrier: threading.Barrier = barrier,
             outcomes: list[Any] = outcomes,
         ) -> None:
-            mine = Rooms(SqliteRoomStore(path))  # its own connection, as another kernel
+            mine = Rooms(open_store(url))  # its own connection, as another kernel
             barrier.wait()
             try:
                 outcomes.append(mine.submit(code, mover, Draw()).legal)
