@@ -755,8 +755,11 @@ function render({ model, el }) {
     applyHighlights();
   }
 
+  // A room's page before its game (or without a room) has no table to show.
+  const markNoTable = () => root.classList.toggle("ct-no-table", !!(model.get("view") || {}).hidden);
+
   function redrawAll() {
-    root.classList.toggle("ct-no-table", !!(model.get("view") || {}).hidden);
+    markNoTable();
     keepFocus(() => {
       drawRoot();
       drawGame();
@@ -770,7 +773,7 @@ function render({ model, el }) {
   }
 
   const onView = () => {
-    root.classList.toggle("ct-no-table", !!(model.get("view") || {}).hidden);
+    markNoTable();
     if (maybePlayback()) return;
     if (frameIndex >= 0) return; // replaying: the model's view is drawn when it ends
     keepFocus(() => { drawHand(); drawTable(); drawButtons(); drawNarration(); applyHighlights(); });
