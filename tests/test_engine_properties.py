@@ -403,6 +403,16 @@ def test_player_view_shows_nothing_hidden(rules: RuleSet, seed: int, stop: int, 
         assert player_view(mine, seat) != view
     # No value in the view lists another player's cards: card lists are only the seat's
     # own hand, the melds, the staged melds and the pile's top card.
+    # The public record lists cards too: each seat's known cards (seen going into that hand,
+    # and still in it) and the kinds it threw away.
+    record = {"known": view.pop("known"), "thrown": view.pop("thrown")}
+    names = list(view["hand_counts"])
+    for name, tokens in record["known"].items():
+        counts = [0] * 15
+        for token in tokens:
+            counts[TOKENS.index(token)] += 1
+        assert tuple(counts) == state.known[names.index(name)]
+        assert all(c <= h for c, h in zip(counts, state.hands[names.index(name)], strict=True))
     allowed_lists = {"hand", "cards"}
     for key, value in _walk_items(view):
         if isinstance(value, list) and value and all(isinstance(v, str) for v in value):

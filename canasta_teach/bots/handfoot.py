@@ -632,8 +632,9 @@ def canonical(state: HandFootState, seat: int) -> HandFootState:
     others = [s for s in range(state.players) if s != seat]
     unseen = [0] * NUM_KINDS
     for other in others:
+        known = state.known[other]  # seen going into that hand: it stays there
         for kind, count in enumerate(world.hands[other]):
-            unseen[kind] += count
+            unseen[kind] += count - known[kind]
     for foot in world.feet:
         for kind, count in enumerate(foot):
             unseen[kind] += count
@@ -651,7 +652,9 @@ def canonical(state: HandFootState, seat: int) -> HandFootState:
         return counts
 
     for other in others:
-        world.hands[other] = take(state.hand_size(other))
+        known = state.known[other]
+        dealt = take(state.hand_size(other) - sum(known))
+        world.hands[other] = [a + b for a, b in zip(known, dealt, strict=True)]
     for owner in range(state.players):
         world.feet[owner] = take(state.foot_size(owner))
     world.stock = cards[at:]

@@ -414,15 +414,16 @@ def canonical(state: State, seat: int) -> State:
     others = [s for s in range(state.players) if s != seat]
     unseen = [0] * NUM_KINDS
     for other in others:
+        known = state.known[other]  # seen going into that hand: it stays there
         for kind, count in enumerate(world.hands[other]):
-            unseen[kind] += count
+            unseen[kind] += count - known[kind]
     for kind in world.stock:
         unseen[kind] += 1
     cards = [kind for kind in range(NUM_KINDS) for _ in range(unseen[kind])]
     at = 0
     for other in others:
-        size = state.hand_size(other)
-        hand = [0] * NUM_KINDS
+        hand = list(state.known[other])
+        size = state.hand_size(other) - sum(hand)
         for kind in cards[at : at + size]:
             hand[kind] += 1
         world.hands[other] = hand

@@ -26,9 +26,12 @@ def determinize(state: State, seat: int, rng: SplitMix64) -> State:
     world = state.copy()
     others = [s for s in range(state.players) if s != seat]
     unseen: list[int] = []
+    # Cards every player saw go into a hand (``State.known``) stay in that hand; only the
+    # rest of each hand is dealt again.
     for other in others:
+        known = state.known[other]
         for kind in range(NUM_KINDS):
-            unseen.extend([kind] * world.hands[other][kind])
+            unseen.extend([kind] * (world.hands[other][kind] - known[kind]))
     # Hand and Foot: every foot still face down is unseen, the seat's own too (H-DEAL-1).
     feet = world.feet if isinstance(world, HandFootState) else None
     if feet is not None:
@@ -40,13 +43,13 @@ def determinize(state: State, seat: int, rng: SplitMix64) -> State:
     # threes go back to the stock, and the hands are dealt from the other unseen cards.
     reds = [kind for kind in unseen if kind == _RED3]
     pool = [kind for kind in unseen if kind != _RED3]
-    if len(pool) < sum(state.hand_size(other) for other in others):
+    if len(pool) < sum(state.hand_size(other) - sum(state.known[other]) for other in others):
         pool, reds = unseen, []  # a deal before anyone has played: red threes may be in hands
     rng.shuffle(pool)
     at = 0
     for other in others:
-        size = state.hand_size(other)
-        counts = [0] * NUM_KINDS
+        counts = list(state.known[other])
+        size = state.hand_size(other) - sum(counts)
         for kind in pool[at : at + size]:
             counts[kind] += 1
         world.hands[other] = counts

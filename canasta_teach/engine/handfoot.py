@@ -59,6 +59,7 @@ from .state import (
     _NOT_ASKED,
     _SAID_NO,
     _SAID_YES,
+    NOTHING_KNOWN,
     HandEnd,
     MeldGroup,
     State,
@@ -590,6 +591,7 @@ class HandFootState(State):
             hand[k] += foot[k]
         self._event("foot", seat, count=sum(foot))
         self.feet[seat] = [0] * NUM_KINDS
+        self.known[seat] = NOTHING_KNOWN  # the hand was used up: what it held is gone
         self.in_foot[seat] = True
         while hand[RED3]:
             hand[RED3] -= 1
@@ -667,6 +669,7 @@ class HandFootState(State):
         hand = self.hands[seat]
         for card in cards:
             hand[card] -= 1
+        self._forget(seat, cards)
         count = self._taken()
         taken = self.pile[-count:]
         del self.pile[-count:]
@@ -685,6 +688,7 @@ class HandFootState(State):
                 self._event("red_three", seat, count=1)
             else:
                 hand[k] += 1
+        self._learn(seat, [k for k in taken if k != RED3])
         self.took_pile = True
         self.phase = _MELD_PHASE
         self._after_cards_left_hand()
@@ -696,6 +700,8 @@ class HandFootState(State):
         hand = self.hands[seat]
         for card in cards:
             hand[card] -= 1
+        if self.known[seat] is not NOTHING_KNOWN:
+            self._forget(seat, cards)
         highest = int(max(cards))
         rank = highest if highest > BLACK3 else JOKER  # wild cards only: the wild meld
         n = cards.count(rank) if rank != JOKER else 0
@@ -718,6 +724,8 @@ class HandFootState(State):
         hand = self.hands[seat]
         for card in cards:
             hand[card] -= 1
+        if self.known[seat] is not NOTHING_KNOWN:
+            self._forget(seat, cards)
         if self._events is not None:
             self._event("added", seat, rank=TOKENS[rank], cards=[TOKENS[k] for k in cards])
         n = cards.count(rank) if rank != JOKER else 0
@@ -744,6 +752,9 @@ class HandFootState(State):
         hand = self.hands[seat]
         hand[card] -= 1
         self.pile.append(card)
+        if self.known[seat] is not NOTHING_KNOWN:
+            self._forget(seat, (card,))
+        self.thrown[seat] |= 1 << card
         if self._events is not None:
             self._event("discarded", seat, card=TOKENS[card])
         if not any(hand) and self.in_foot[seat]:

@@ -36,6 +36,8 @@ from .notation import (
     _Tok,
     _tok_error,
     _unknown_total,
+    format_record,
+    read_record,
 )
 from .rules import RuleSet
 from .state import Asked, HandEnd, MeldGroup, Phase
@@ -287,6 +289,7 @@ def parse_handfoot(lines: dict[str, _Line], rules: RuleSet) -> HandFootState:
         [state.down[s % 2] for s in range(4)] if flags.has_melded is None else flags.has_melded
     )
     state.penalties = flags.penalties
+    read_record(lines, state, SEATS_4)
 
     ended = lines.get("ended")
     if state.phase is Phase.ENDED:
@@ -400,6 +403,7 @@ def format_handfoot(state: HandFootState) -> str:
             flags.append(f"penalty-{name}={state.penalties[team]}")
     if flags:
         out.append("flags: " + " ".join(flags))
+    out.extend(format_record(state, SEATS_4))
     if state.end is not None:
         out.append(f"ended: {state.end.how} {SEATS_4[state.end.seat]}")
     return "\n".join(out) + "\n"

@@ -192,15 +192,15 @@ def _card(tok: _Tok, expected: str = CARD_FORMS) -> Kind:
 
 _FIXED_KEYS: Final = (
     "rules", "scores", "turn", "pile", "stock", "seed", "set aside", "dealer", "hand",
-    "flags", "ended", "round",
+    "flags", "ended", "round", "known", "thrown",
 )  # fmt: skip
 _SEAT_WORDS: Final = ("s", "w", "n", "e")
 _TEAM_WORDS: Final = {"ns": "NS", "sn": "NS", "ew": "EW", "we": "EW", "s": "S", "n": "N"}
 _TEAM_SUFFIXES: Final = ("melds", "red threes", "piles")
 KNOWN_KEYS: Final = (
     "rules, scores, turn, S W N E (hands), NS/EW melds, NS/EW red threes, set aside, pile, "
-    "stock, seed, dealer, hand, flags, ended (Hand and Foot also: round, S/W/N/E foot, "
-    "NS/EW piles)"
+    "stock, seed, dealer, hand, flags, ended, known, thrown (Hand and Foot also: round, "
+    "S/W/N/E foot, NS/EW piles)"
 )
 #: Keys only a Hand and Foot position has (``handfoot_notation``).
 HANDFOOT_KEYS: Final = ("round", "piles", "foot")
@@ -853,6 +853,7 @@ def parse_position(text: str) -> State:
     else:
         state.has_melded = flags.has_melded
     state.penalties = flags.penalties
+    read_record(lines, state, seats)
 
     ended = lines.get("ended")
     if state.phase is Phase.ENDED:
@@ -1082,9 +1083,74 @@ def format_position(state: State) -> str:
             flags.append(f"penalty-{name}={state.penalties[team]}")
     if flags:
         out.append("flags: " + " ".join(flags))
+    out.extend(format_record(state, seats))
     if state.end is not None:
         out.append(f"ended: {state.end.how} {seats[state.end.seat]}")
     return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------------------- the record
+
+RECORD_FORM: Final = "seats with cards, separated by commas, for example 'W 7 7, E K'"
+
+
+def _record_groups(line: _Line, seats: Sequence[str]) -> dict[int, list[Kind]]:
+    """``W 7 7, E K``: each seat named once, with one card or more."""
+    out: dict[int, list[Kind]] = {}
+    seat: int | None = None
+    for tok in line.tokens(","):
+        if tok.text == ",":
+            if seat is None or not out[seat]:
+                raise _tok_error(tok, "bad_record", "a seat needs its cards before ','",
+                                 RECORD_FORM)  # fmt: skip
+            seat = None
+        elif seat is None:
+            seat = _seat(tok, seats)
+            if seat in out:
+                raise _tok_error(tok, "bad_record", f"the seat {tok.text} is named twice",
+                                 RECORD_FORM)  # fmt: skip
+            out[seat] = []
+        else:
+            out[seat].append(_card(tok))
+    if seat is not None and not out[seat]:
+        raise line.error("bad_record", "a seat needs its cards", RECORD_FORM)
+    return out
+
+
+def read_record(lines: dict[str, _Line], state: State, seats: Sequence[str]) -> None:
+    """The public record (``State.known``, ``State.thrown``): ``known: W 7 7, E K`` names cards
+    every player saw go into a hand (they must be in it) and ``thrown: W 7 9`` the kinds a seat
+    has thrown away this hand.  Read after the hands (any variant's parser calls it)."""
+    line = lines.get("known")
+    if line is not None:
+        for seat, cards in _record_groups(line, seats).items():
+            counts = [0] * NUM_KINDS
+            for kind in cards:
+                counts[kind] += 1
+            if any(counts[k] > state.hands[seat][k] for k in range(NUM_KINDS)) or counts[RED3]:
+                raise line.error("bad_record", f"{seats[seat]} is known to hold cards that "
+                                 "are not in that hand", "cards of that hand (no red three)",
+                                 seat=seats[seat])  # fmt: skip
+            state.known[seat] = tuple(counts)
+    line = lines.get("thrown")
+    if line is not None:
+        for seat, cards in _record_groups(line, seats).items():
+            for kind in cards:
+                state.thrown[seat] |= 1 << kind
+
+
+def format_record(state: State, seats: Sequence[str]) -> list[str]:
+    """The ``known:`` and ``thrown:`` lines of ``state`` (none when nothing is recorded)."""
+    out = []
+    known = [f"{seats[s]} {_cards(kinds_of(list(c)))}" for s, c in enumerate(state.known)
+             if any(c)]  # fmt: skip
+    if known:
+        out.append("known: " + ", ".join(known))
+    thrown = [f"{seats[s]} {_cards([k for k in range(NUM_KINDS) if bits >> k & 1])}"
+              for s, bits in enumerate(state.thrown) if bits]  # fmt: skip
+    if thrown:
+        out.append("thrown: " + ", ".join(thrown))
+    return out
 
 
 def _option_text(value: Any) -> str:

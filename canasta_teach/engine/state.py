@@ -89,6 +89,9 @@ class Asked(str, Enum):
 _DRAW_PHASE, _MELD_PHASE, _ANSWER_PHASE, _ENDED = Phase.DRAW, Phase.MELD, Phase.ANSWER, Phase.ENDED
 _NOT_ASKED, _PENDING, _SAID_YES, _SAID_NO = Asked.NOT_ASKED, Asked.PENDING, Asked.YES, Asked.NO
 
+#: A seat of whom no card is known (``State.known``).
+NOTHING_KNOWN: tuple[int, ...] = (0,) * NUM_KINDS
+
 SEAT_NAMES_4 = ("S", "W", "N", "E")
 SEAT_NAMES_2 = ("S", "N")
 
@@ -270,6 +273,8 @@ class State:
         "penalties",
         "end",
         "hand_number",
+        "known",
+        "thrown",
         "_events",
     )
 
@@ -294,6 +299,12 @@ class State:
     penalties: list[int]
     end: HandEnd | None
     hand_number: int
+    #: The public record of the hand: cards each seat is known to hold (count vectors; every
+    #: player saw them picked up with the pile or set aside and taken back) and the kinds each
+    #: seat has thrown away this hand (a bit per kind).  Players remember what they saw, so
+    #: views show it and computer players may reason with it (``player_view``).
+    known: list[tuple[int, ...]]
+    thrown: list[int]
     _events: list[Event] | None
 
     # ------------------------------------------------------------------ creation
@@ -322,6 +333,8 @@ class State:
         self.penalties = [0, 0]
         self.end = None
         self.hand_number = 1
+        self.known = [NOTHING_KNOWN] * n
+        self.thrown = [0] * n
         self._events = None
 
     @classmethod
@@ -404,6 +417,8 @@ class State:
         new.penalties = self.penalties[:]
         new.end = self.end
         new.hand_number = self.hand_number
+        new.known = self.known[:]  # tuples: shared, never changed in place
+        new.thrown = self.thrown[:]
         new._events = None
         return new
 
@@ -434,6 +449,8 @@ class State:
             tuple(self.penalties),
             self.end,
             self.hand_number,
+            tuple(self.known),
+            tuple(self.thrown),
         )
 
     def __eq__(self, other: object) -> bool:
@@ -947,6 +964,27 @@ class State:
             player = next(p for t, p in _PLAYERS.items() if isinstance(move, t))
         player(self, move)
 
+    def _forget(self, seat: int, cards: Sequence[int]) -> None:
+        """Cards left ``seat``'s hand: as many known ones are no longer known to be there
+        (nobody can tell a known card from an unknown one of the same kind)."""
+        known = self.known[seat]
+        if known is NOTHING_KNOWN:
+            return
+        counts = list(known)
+        for k in cards:
+            if counts[k]:
+                counts[k] -= 1
+        self.known[seat] = tuple(counts) if any(counts) else NOTHING_KNOWN
+
+    def _learn(self, seat: int, cards: Sequence[int]) -> None:
+        """Every player saw these cards go into ``seat``'s hand."""
+        if not cards:
+            return
+        counts = list(self.known[seat])
+        for k in cards:
+            counts[k] += 1
+        self.known[seat] = tuple(counts)
+
     def _do_ask(self, move: AskPartner) -> None:
         self.asked = _PENDING
         self.phase = _ANSWER_PHASE
@@ -1058,6 +1096,7 @@ class State:
         hand = self.hands[seat]
         for card in cards:
             hand[card] -= 1
+        self._forget(seat, cards)
         size = len(self.pile)
         top = self.pile.pop()
         if self._events is not None:
@@ -1085,9 +1124,11 @@ class State:
                     self._event("red_three", seat, count=1)
                 else:
                     hand[k] += 1
+            self._learn(seat, [k for k in self.pile if k != RED3])
         else:
             for k in self.pile:
                 hand[k] += 1
+            self._learn(seat, self.pile)
         self.pile = []
         self.pile_freezers = 0  # C-FRZ-3
         self.took_pile = True
@@ -1102,6 +1143,8 @@ class State:
         hand = self.hands[seat]
         for card in cards:
             hand[card] -= 1
+        if self.known[seat] is not NOTHING_KNOWN:
+            self._forget(seat, cards)
         rank = max(cards)
         naturals = cards.count(rank)
         jokers = cards.count(JOKER)
@@ -1128,6 +1171,8 @@ class State:
         hand = self.hands[seat]
         for card in cards:
             hand[card] -= 1
+        if self.known[seat] is not NOTHING_KNOWN:
+            self._forget(seat, cards)
         if self._events is not None:
             self._event("added", seat, rank=TOKENS[rank], cards=[TOKENS[k] for k in cards])
         group = (self.melds[team] if self.down[team] else self.staged)[rank]
@@ -1152,6 +1197,9 @@ class State:
             hand[group.rank] += group.naturals
             hand[JOKER] += group.jokers
             hand[TWO] += group.twos
+        if self.staged:
+            # They lay face up on the table: everyone saw them go back (C-MIN-4).
+            self._learn(self.current, [k for g in self.staged.values() for k in g.cards()])
         self.staged = {}
 
     def _do_discard(self, move: Discard) -> None:
@@ -1162,6 +1210,9 @@ class State:
         hand = self.hands[seat]
         hand[card] -= 1
         self.pile.append(card)
+        if self.known[seat] is not NOTHING_KNOWN:
+            self._forget(seat, (card,))
+        self.thrown[seat] |= 1 << card
         if self._events is not None:
             self._event("discarded", seat, card=TOKENS[card])
         if card <= RED3 or (card == BLACK3 and self.rules.black_three_freezes):

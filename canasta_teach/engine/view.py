@@ -81,6 +81,19 @@ def player_view(state: State, seat: int) -> dict[str, Any]:
         if state.end is None
         else {"how": state.end.how, "seat": names[state.end.seat]},
         "hand_number": state.hand_number,
+        # The public record: cards every player saw go into a hand (picked up with the pile,
+        # or set aside and taken back) and still there as far as anyone can tell, and the
+        # kinds each seat has thrown away this hand.
+        "known": {
+            names[s]: [TOKENS[k] for k in kinds_of(list(state.known[s]))]
+            for s in range(n)
+            if any(state.known[s])
+        },
+        "thrown": {
+            names[s]: [TOKENS[k] for k in range(len(TOKENS)) if state.thrown[s] >> k & 1]
+            for s in range(n)
+            if state.thrown[s]
+        },
         **_variant_view(state, seat),
     }
 
