@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from canasta_teach.engine import CLASSIC2, CLASSIC4, RuleSet
+from canasta_teach.engine import CLASSIC2, CLASSIC4, Discard, RuleSet, TakePile
 from canasta_teach.engine.game import Game
 from canasta_teach.engine.rules import HAND_AND_FOOT
 
@@ -35,6 +35,10 @@ class GameResult:
     moves: int
     stopped_hands: int = 0
     seconds_by_bot: dict[str, list[float]] = field(default_factory=dict)
+    #: Each level's discards, and how many of them the next player took the pile on at once
+    #: (its very next move): how often a level feeds the pile.
+    discards_by_bot: dict[str, int] = field(default_factory=dict)
+    fed_by_bot: dict[str, int] = field(default_factory=dict)
 
 
 def play_game(
@@ -49,6 +53,9 @@ def play_game(
     moves = 0
     stopped = 0
     timings: dict[str, list[float]] = {}
+    discards: dict[str, int] = {}
+    fed: dict[str, int] = {}
+    last_discard: str | None = None  # the level that threw the pile's top card just now
     while not game.is_over and len(game.hands) < max_hands:
         hand = game.state.hand_number
         in_hand = 0
@@ -64,13 +71,20 @@ def play_game(
                 if on_illegal is not None:
                     on_illegal(message)
                 raise ValueError(message)
+            if last_discard is not None and isinstance(choice.move, TakePile):
+                fed[last_discard] = fed.get(last_discard, 0) + 1
+            last_discard = None
+            if isinstance(choice.move, Discard):
+                discards[bot.name] = discards.get(bot.name, 0) + 1
+                last_discard = bot.name
             moves += 1
             in_hand += 1
             if in_hand >= MAX_MOVES_PER_HAND:
                 stopped += 1
                 return GameResult(list(game.totals), None, len(game.hands) + 1, moves,
-                                  stopped, timings)  # fmt: skip
-    return GameResult(list(game.totals), game.winner, len(game.hands), moves, stopped, timings)
+                                  stopped, timings, discards, fed)  # fmt: skip
+    return GameResult(list(game.totals), game.winner, len(game.hands), moves, stopped, timings,
+                      discards, fed)  # fmt: skip
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -94,6 +108,16 @@ class DuelResult:
     seconds_by_bot: dict[str, list[float]]
     stopped: int
     simulations_by_bot: dict[str, int] = field(default_factory=dict)
+    discards_by_bot: dict[str, int] = field(default_factory=dict)
+    fed_by_bot: dict[str, int] = field(default_factory=dict)
+
+    def feeding(self, name: str) -> tuple[float, float, float]:
+        """How often level ``name``'s discard let the next player take the pile: the share and
+        its 95% Wilson interval."""
+        n = self.discards_by_bot.get(name, 0)
+        fed = self.fed_by_bot.get(name, 0)
+        low, high = wilson(fed, n)
+        return (fed / n if n else 0.0), low, high
 
     def line(self) -> str:
         share = self.a_wins / self.games if self.games else 0.0
@@ -110,6 +134,8 @@ class DuelGame:
     stopped: bool
     seconds_by_bot: dict[str, list[float]]
     simulations_by_bot: dict[str, int]  # rollouts of searching levels (hard)
+    discards_by_bot: dict[str, int] = field(default_factory=dict)
+    fed_by_bot: dict[str, int] = field(default_factory=dict)
 
 
 def duel_game(
@@ -145,7 +171,8 @@ def duel_game(
         count = getattr(bot, "simulations", None)
         if isinstance(count, int):
             simulations[bot.name] = simulations.get(bot.name, 0) + count
-    return DuelGame(share, stopped, result.seconds_by_bot, simulations)
+    return DuelGame(share, stopped, result.seconds_by_bot, simulations, result.discards_by_bot,
+                    result.fed_by_bot)  # fmt: skip
 
 
 def _duel_game(args: tuple[str, str, int, int, str, int, str]) -> DuelGame:
@@ -179,6 +206,8 @@ def duel(
     stopped = 0
     timings: dict[str, list[float]] = {}
     simulations: dict[str, int] = {}
+    discards: dict[str, int] = {}
+    fed: dict[str, int] = {}
     for game in played:
         wins += game.share
         stopped += game.stopped
@@ -186,7 +215,12 @@ def duel(
             timings.setdefault(name, []).extend(values)
         for name, count in game.simulations_by_bot.items():
             simulations[name] = simulations.get(name, 0) + count
-    return DuelResult(a, b, games, wins, wilson(wins, games), timings, stopped, simulations)
+        for name, count in game.discards_by_bot.items():
+            discards[name] = discards.get(name, 0) + count
+        for name, count in game.fed_by_bot.items():
+            fed[name] = fed.get(name, 0) + count
+    return DuelResult(a, b, games, wins, wilson(wins, games), timings, stopped, simulations,
+                      discards, fed)  # fmt: skip
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -202,6 +236,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     result = duel(args.a, args.b, args.games, args.players, args.seed, workers=args.workers,
                   variant=args.variant)  # fmt: skip
     print(result.line())
+    for name in sorted(result.discards_by_bot):
+        share, low, high = result.feeding(name)
+        print(f"  {name}: fed the pile on {share:.1%} of its discards (95% CI {low:.1%}–"
+              f"{high:.1%}, {result.discards_by_bot[name]:,} discards)")  # fmt: skip
     for name, values in sorted(result.seconds_by_bot.items()):
         values = sorted(values)
         print(f"  {name}: {len(values)} decisions, median {values[len(values) // 2] * 1000:.2f} ms,"

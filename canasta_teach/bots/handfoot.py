@@ -53,6 +53,7 @@ from canasta_teach.engine.moves import LayDown
 from canasta_teach.engine.rng import SplitMix64, seed_to_int
 from canasta_teach.engine.view import player_view
 
+from .claims import Claim
 from .heuristics import Choice
 
 JOKER, TWO, RED3, BLACK3, FOUR = 0, 1, 2, 3, 4
@@ -94,6 +95,10 @@ class Table:
     needed: tuple[int, int, int]
     in_foot: bool
     partner_in_foot: bool
+    #: The next player (the pile's next taker): kinds it is known to hold a pair of (seen going
+    #: into its hand) and the kinds it threw away this round, a bit each.
+    next_pairs: frozenset[int] = frozenset()
+    next_thrown: int = 0
 
     @property
     def team(self) -> int:
@@ -137,6 +142,13 @@ class Table:
         top = view["pile"]["top"]
         need = view["piles_needed"]
         feet = view["feet"]
+        nxt = names[(seat + 1) % len(names)]
+        known = [0] * NUM_KINDS
+        for token in view["known"].get(nxt, []):
+            known[parse_kind(token)] += 1
+        thrown = 0
+        for token in view["thrown"].get(nxt, []):
+            thrown |= 1 << int(parse_kind(token))
         return cls(
             hand=tuple(counts),
             seat=seat,
@@ -155,6 +167,8 @@ class Table:
             needed=(int(need["clean"]), int(need["dirty"]), int(need["wild"])),
             in_foot=bool(feet[names[seat]]["in_foot"]),
             partner_in_foot=bool(feet[names[(seat + 2) % len(names)]]["in_foot"]),
+            next_pairs=frozenset(k for k in range(NUM_KINDS) if known[k] >= 2),
+            next_thrown=thrown,
         )
 
     @classmethod
@@ -181,6 +195,10 @@ class Table:
             needed=state.piles_needed(),
             in_foot=state.in_foot[seat],
             partner_in_foot=state.in_foot[(seat + 2) % state.players],
+            next_pairs=frozenset(
+                k for k, n in enumerate(state.known[(seat + 1) % state.players]) if n >= 2
+            ),
+            next_thrown=state.thrown[(seat + 1) % state.players],
         )
 
 
@@ -302,6 +320,12 @@ class HandFootWeights:
     their_meld: float = -15.0  # the other team collects this rank
     value: float = 0.2  # cards left count against the team (H-VAL-1)
     wild: float = -500.0
+    # Feeding the pile on public facts: the next player was seen taking a pair of this kind
+    # into the hand (H-PILE-1: a natural pair takes the top cards) ...
+    feeds: float = -80.0
+    feeds_per_card: float = -10.0
+    # ... or threw this kind away earlier (less likely to hold a pair of it).
+    thrown_before: float = 10.0
 
 
 def discard_value(card: int, t: Table, w: HandFootWeights) -> float:
@@ -317,6 +341,10 @@ def discard_value(card: int, t: Table, w: HandFootWeights) -> float:
     score += w.single if count == 1 else w.pair if count == 2 else w.many
     if card in t.theirs:
         score += w.their_meld
+    if card in t.next_pairs:
+        score += w.feeds + w.feeds_per_card * min(t.pile_size + 1, 7)
+    elif t.next_thrown >> card & 1:
+        score += w.thrown_before
     return score
 
 
@@ -716,7 +744,8 @@ class HandFootHard:
         if isinstance(move, Draw):
             return Choice(move, "draw")
         margin = max(10, round(gain / 10) * 10)
-        return Choice(move, "searched", {"worlds": n, "margin": margin})
+        facts = {"worlds": n, "margin": margin}
+        return Choice(move, "searched", facts, (Claim("searched", facts),))
 
     def candidates(self, t: Table, moves: Sequence[Move], prior: Move) -> list[Move]:
         """The moves worth searching, the normal player's first: at the draw, the stock and

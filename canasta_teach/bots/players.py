@@ -28,6 +28,7 @@ from canasta_teach.engine import (
     State,
     TakePile,
 )
+from canasta_teach.engine.cards import VALUES
 from canasta_teach.engine.goingout import going_out_plan
 from canasta_teach.engine.rng import SplitMix64, seed_to_int
 from canasta_teach.engine.view import player_view
@@ -41,11 +42,14 @@ from .heuristics import (
     Seen,
     cards_of,
     discard_score,
+    first_meld_within_reach,
     seen,
     wild_count,
 )
 
 HandFootBot = HandFootEasy | HandFootNormal
+#: The normal player answers "may I go out?" with yes when its hand would cost at most this.
+ANSWER_HAND_POINTS = 50
 
 
 class _Player:
@@ -151,9 +155,13 @@ class NormalBot(_Player):
         s = seen(view)
         answers = _of(moves, Answer)
         if answers:
-            ahead = s.our_table_value >= s.their_table_value and s.our_canastas >= 1
-            return Choice(Answer(ahead), "answer_yes" if ahead else "answer_no",
-                          {"ours": s.our_table_value, "theirs": s.their_table_value})  # fmt: skip
+            # Yes when our side's table is worth at least theirs, or when little would count
+            # against us (the partner's hand); otherwise play on and meld more first.
+            held = sum(c * v for c, v in zip(s.hand, VALUES, strict=True))
+            yes = s.our_table_value >= s.their_table_value or held <= ANSWER_HAND_POINTS
+            return Choice(Answer(yes), "answer_yes" if yes else "answer_no",
+                          {"ours": s.our_table_value, "theirs": s.their_table_value,
+                           "held": held})  # fmt: skip
         takes = _of(moves, TakePile)
         if takes and (s.pile_size >= 3 or not s.our_down):
             best = min(takes, key=lambda m: (wild_count(m), len(cards_of(m))))
@@ -176,7 +184,11 @@ class NormalBot(_Player):
     def _best_play(self, s: Seen, adds: list[Add], melds: list[Meld]) -> Choice | None:
         # Adds first: natural cards onto a meld always help; a wild card only to finish a
         # canasta (C-CAN-1). Then melds of natural cards; wild cards only to make a canasta
-        # or the first meld (which needs the points, C-MIN-1).
+        # or the first meld (which needs the points, C-MIN-1).  Before the first meld, cards
+        # are set aside only when the minimum is within reach this turn: otherwise they come
+        # back at the discard (C-MIN-4) and only showed the table what we hold.
+        if not s.our_down and not first_meld_within_reach(s.hand, s.staged_value, s.minimum):
+            return None
         natural_adds = [a for a in adds if wild_count(a) == 0]
         if natural_adds:
             best = max(natural_adds, key=lambda a: s.our_melds.get(int(a.rank), 0) + len(a.cards))

@@ -63,8 +63,15 @@ from canasta_teach.engine.rng import SplitMix64, seed_to_int
 from canasta_teach.engine.scoring import score_hand
 from canasta_teach.engine.view import player_view
 
+from .claims import Claim
 from .handfoot import HandFootHard
-from .heuristics import Choice, DiscardWeights, discard_value
+from .heuristics import (
+    Choice,
+    DiscardWeights,
+    discard_value,
+    feeding,
+    first_meld_within_reach,
+)
 from .players import NormalBot
 
 JOKER, TWO, BLACK3, FOUR = int(Kind.JOKER), int(Kind.TWO), int(Kind.BLACK_THREE), int(Kind.FOUR)
@@ -342,11 +349,16 @@ def rollout_move(state: State) -> Move:
     adds: list[Add] = []
     melds: list[Meld] = []
     discards: list[Discard] = []
+    # As NormalBot._best_play: nothing is set aside unless the first meld is within reach.
+    playing = down or first_meld_within_reach(state.hands[seat], state.staged_value(),
+                                              state.minimum(team))  # fmt: skip
     for m in moves:
         if isinstance(m, Add):
-            adds.append(m)
+            if playing:
+                adds.append(m)
         elif isinstance(m, Meld):
-            melds.append(m)
+            if playing:
+                melds.append(m)
         elif isinstance(m, Discard):
             discards.append(m)
     # As NormalBot._best_play: natural additions, a wild card to finish a canasta, natural
@@ -376,9 +388,12 @@ def _size(melds: dict[int, MeldGroup], rank: int) -> int:
 def _discard_value(state: State, card: int) -> float:
     """``heuristics.discard_score`` for the player to move (as the normal player weighs it)."""
     team = state.current % 2
+    nxt = (state.current + 1) % state.players
     return discard_value(card, state.hands[state.current], len(state.pile),
                          state.pile_freezers > 0, state.down[1 - team], state.melds[1 - team],
-                         state.melds[team], _WEIGHTS)  # fmt: skip
+                         state.melds[team], _WEIGHTS) + feeding(
+        card, len(state.pile), state.pile_freezers > 0 or not state.down[nxt % 2],
+        state.melds[nxt % 2], state.known[nxt], state.thrown[nxt], _WEIGHTS)  # fmt: skip
 
 
 def rollout(world: State, seat: int, limit: SearchLimit) -> float:
@@ -514,7 +529,8 @@ class HardBot:
         if isinstance(move, Draw):
             return Choice(move, "draw")
         margin = max(10, round(gain / 10) * 10)  # "about N points": tens are enough
-        return Choice(move, "searched", {"worlds": worlds, "margin": margin})
+        facts = {"worlds": worlds, "margin": margin}
+        return Choice(move, "searched", facts, (Claim("searched", facts),))
 
     def candidates(self, state: State, moves: list[Move], prior: Move, cap: int) -> list[Move]:
         """The moves worth searching, the normal player's first (at most ``cap``)."""

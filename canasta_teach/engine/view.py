@@ -81,6 +81,7 @@ def player_view(state: State, seat: int) -> dict[str, Any]:
         if state.end is None
         else {"how": state.end.how, "seat": names[state.end.seat]},
         "hand_number": state.hand_number,
+        "canastas_to_go_out": state.rules.canastas_to_go_out,
         # The public record: cards every player saw go into a hand (picked up with the pile,
         # or set aside and taken back) and still there as far as anyone can tell, and the
         # kinds each seat has thrown away this hand.
@@ -128,4 +129,5 @@ def _variant_view(state: State, seat: int) -> dict[str, Any]:
         ],
         "piles_needed": needed,
         "take_count": state._taken(),
+        "take_limit": state.rules.pile_take,
     }

@@ -300,6 +300,81 @@ class Translator:
             params = {}
         return self.text("engine", f"bot.{why}", **params)
 
+    # ------------------------------------------------------------------ what is said of a move
+
+    def claim(self, claim: Mapping[str, Any], voice: str = "me") -> str:
+        """One checked fact (``bots.claims.Claim.to_dict()``) as a sentence.  ``voice`` is
+        "me" (a computer partner about its own hand: "I held only one 7") or "you" (the Hint
+        and the coach to the learner: "You hold only one 7"); facts about the table read the
+        same in both.  Facts name seats, teams and cards by token; they are put into words
+        here."""
+        key = str(claim.get("key", ""))
+        facts = dict(claim.get("params") or {})
+        params: dict[str, Any] = {}
+        for name in ("team", "other"):
+            if name in facts:
+                params[name] = self.team(str(facts[name]))
+        if "seat" in facts:
+            params["seat"] = self.seat(str(facts["seat"]))
+        if "rank" in facts:
+            params["rank_of"] = self.card_of(str(facts["rank"]))
+        if "card" in facts:
+            params["card"] = self.card(str(facts["card"]), 1)
+        if "cards" in facts:
+            params["cards"] = self.cards([str(c) for c in facts["cards"]])
+        if "rule" in facts:
+            params["rule"] = str(facts["rule"])
+            params["rule_title"] = self.rule_title(str(facts["rule"]))
+        for name, value in facts.items():
+            if name not in params and isinstance(value, int) and not isinstance(value, bool):
+                params[name] = self.number(value)
+        message = f"claim.{key}"
+        if key in ("makes_canasta", "makes_pile"):
+            message += f".{facts.get('kind', '')}"
+        if self.has("engine", f"{message}.{voice}") or self.has("engine", f"{message}.me"):
+            message += f".{voice}"
+        if "count" in facts:
+            count = int(facts["count"])
+            if "card" in facts:
+                params["held"] = self.card(str(facts["card"]), count)
+            params.pop("count", None)
+            text = self.ntext("engine", message, count, **params)
+        else:
+            text = self.text("engine", message, **params)
+        return text[:1].upper() + text[1:]
+
+    def move_headline(self, record: Mapping[str, Any]) -> str:
+        """What a computer partner did, in one short sentence ("I threw away a 7."), from a
+        reason record (``bots.claims.reason_record``)."""
+        from canasta_teach.engine.notation import parse_move
+
+        move = parse_move(str(record["move"]))
+        params: dict[str, Any] = {}
+        cards = getattr(move, "cards", None)
+        if cards:
+            params["cards"] = self.cards([TOKENS[int(k)] for k in cards])
+        if hasattr(move, "card"):
+            params["card"] = self.card(int(move.card), 1)
+        if hasattr(move, "rank"):
+            params["rank_of"] = self.card_of(int(move.rank))
+        key = f"bot.move.{record.get('headline', '')}"
+        if record.get("headline") == "draw_more":
+            return self.ntext("engine", key, int(record.get("count", 2)), **params)
+        return self.text("engine", key, **params)
+
+    def reason_words(self, record: Mapping[str, Any], voice: str = "me") -> str:
+        """A reason record in words: the move (said by the partner, "me"), then each checked
+        fact.  With ``voice="you"`` (the Hint, the coach) the move is left out: the caller
+        says it as advice ("Discard a 7")."""
+        sentences = []
+        try:
+            if voice == "me":
+                sentences.append(self.move_headline(record))
+            sentences.extend(self.claim(c, voice) for c in record.get("claims", []))
+        except (KeyError, TypeError, ValueError) as exc:
+            _log.error("reason record %r cannot be put into words: %r", record, exc)
+        return " ".join(sentences)
+
     # ------------------------------------------------------------------ events
 
     def event(self, event: Any, players: int = 4) -> str:
