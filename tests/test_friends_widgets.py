@@ -18,11 +18,12 @@ from typing import Any
 
 import pytest
 
-from canasta_teach.engine import Discard, Kind
+from canasta_teach.engine import Discard, Kind, Reason
 from canasta_teach.engine.cards import TOKENS
 from canasta_teach.engine.determinize import determinize
 from canasta_teach.engine.rng import SplitMix64
 from canasta_teach.engine.state import Phase
+from canasta_teach.engine.view import seat_names
 from canasta_teach.i18n import get_translator
 from canasta_teach.rooms import Rooms, SqliteRoomStore, shown_code
 from canasta_teach.rooms.room import token_hash
@@ -171,6 +172,30 @@ def test_a_refusal_is_told_only_to_its_player(rooms: Rooms) -> None:
     # Acting out of turn is refused with the waiting player's own words.
     waiter.controller.intent({"action": "draw", "cards": []})
     assert waiter.widget.message["kind"] == "refusal"
+    assert rooms.store.version(mover.code or "") == version
+
+
+def test_a_greyed_out_button_in_a_room_says_why_to_its_player_only(rooms: Rooms) -> None:
+    """Pressed with nothing selected, an unavailable button gives the rule that stops it (the
+    mover) or whose turn it is (the other player); the room does not move."""
+    host, _h, friend, _f, _code, _t = a_room_of_two(rooms)
+    host._on_control("start")
+    friend.poll()
+    mover, waiter = (host, friend) if host.controller.state.to_move == 0 else (friend, host)
+    assert not mover.widget.view["enabled"]["discard"]
+    before = waiter.widget.message
+    version = rooms.store.version(mover.code or "")
+    mover.controller.intent({"action": "discard", "cards": []})
+    message = mover.widget.message
+    assert message["kind"] == "refusal" and message["rule"] == "C-TURN-1"
+    assert message["text"] == mover.tr.reason(Reason("draw_first", "C-TURN-1"))
+    assert rooms.store.version(mover.code or "") == version
+    assert not waiter.poll() and waiter.widget.message == before
+    assert not waiter.widget.view["enabled"]["draw"]
+    waiter.controller.intent({"action": "draw", "cards": []})
+    names = seat_names(2)
+    who = waiter.tr.seat(names[mover.seat])
+    assert waiter.widget.message["text"] == waiter.tr.ui("msg.not_your_turn", seat=who)
     assert rooms.store.version(mover.code or "") == version
 
 

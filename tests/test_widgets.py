@@ -33,6 +33,7 @@ from canasta_teach.engine.notation import parse_position
 from canasta_teach.engine.state import Phase
 from canasta_teach.i18n import get_translator
 from canasta_teach.widgets import ACTIONS, CardTable, TableController
+from canasta_teach.widgets.puzzles import best_take_attempt
 from canasta_teach.widgets.table import ALL_ACTIONS
 
 LANGS = ("en", "ur", "hi", "te")
@@ -374,7 +375,12 @@ def test_pressing_a_button_plays_exactly_what_the_engine_allows(
     kinds = tuple(sorted((TOKEN[t] for t in chosen), reverse=True))
     move = {
         "draw": lambda: Draw(),
-        "take": lambda: TakePile(kinds),
+        # Take with nothing selected and no pickup allowed: the pickup a learner would try.
+        "take": lambda: (
+            best_take_attempt(before)
+            if not kinds and not any(isinstance(m, TakePile) for m in before.legal_moves())
+            else TakePile(kinds)
+        ),
         "meld": lambda: Meld(kinds) if kinds else None,
         "discard": lambda: Discard(kinds[0]) if len(kinds) == 1 else None,
     }[action]()

@@ -58,7 +58,7 @@ from canasta_teach.engine.notation import parse_position
 from canasta_teach.engine.rules import CLASSIC2, CLASSIC4
 from canasta_teach.i18n import get_translator
 from canasta_teach.widgets import ACTIONS, CardTable, PuzzleGame, TableController, play
-from canasta_teach.widgets.puzzles import take_refusal
+from canasta_teach.widgets.puzzles import best_take_attempt, take_refusal
 from canasta_teach.widgets.table import MAX_SELECTION
 
 REPO = Path(__file__).resolve().parents[1]
@@ -231,14 +231,16 @@ def read_cards(payload: Mapping[str, Any]) -> list[Kind] | None:
 
 
 def expected_move(
-    payload: Any, actions: tuple[str, ...], state: State, seat: int
+    payload: Any, actions: tuple[str, ...], state: State, seat: int, partner_answers: bool = True
 ) -> Move | GoOut | None:
     """The move an intent asks for, or None when nothing may be played.
 
     Browser semantics: only shown actions count; the selection must be card tokens; off turn
     or after the hand nothing is played; a meld or addition needs a selection, a discard
     exactly one card, an answer a boolean; an addition without a rank goes to the one natural
-    rank selected (a black three counts)."""
+    rank selected (a black three counts).  Take without a selection, when no pickup is legal,
+    tries the pickup a learner would (``best_take_attempt``: the engine says why not); Ask
+    with nobody in the partner's seat to answer plays nothing."""
     if not isinstance(payload, Mapping):
         return None
     action = payload.get("action")
@@ -253,9 +255,11 @@ def expected_move(
     if action == "draw":
         return Draw()
     if action == "take":
+        if not chosen and not any(isinstance(m, TakePile) for m in state.legal_moves()):
+            return best_take_attempt(state)
         return TakePile(chosen)
     if action == "ask":
-        return AskPartner()
+        return AskPartner() if partner_answers or not state.is_legal(AskPartner()) else None
     if action == "answer":
         yes = payload.get("yes")
         return Answer(yes) if isinstance(yes, bool) else None
@@ -451,7 +455,7 @@ def check_table_intent(
     tr = get_translator(lang)
     before = c.state.copy()
     seq_before = c.widget.message.get("seq")
-    move = expected_move(payload, c.actions, before, c.seat)
+    move = expected_move(payload, c.actions, before, c.seat, before.partner(c.seat) in c.players)
     send(c.widget, payload, via_comm)
     after = c.state
     assert_cards_accounted(after)
@@ -611,6 +615,13 @@ def check_game_intent(g: PuzzleGame, payload: Any, via_comm: bool, lang: str) ->
     json.dumps(widget.game, allow_nan=False)
     if message:
         assert_learner_text(message["text"], lang, junk_strings(payload))
+    if (control, index) in (("next", g.total - 1), ("previous", 0)):
+        # The greyed-out Next of the last puzzle (Previous of the first) says why not and
+        # leaves the puzzle as it is (it used to start it afresh).
+        key = "msg.last_puzzle" if control == "next" else "msg.first_puzzle"
+        assert message["kind"] == "refusal" and message["text"] == tr.ui(key)
+        assert g.index == index and after == before and g.solved == solved
+        return
     if control in ("next", "previous", "retry"):
         step = {"next": 1, "previous": -1, "retry": 0}[control]
         assert g.index == max(0, min(index + step, g.total - 1))

@@ -583,7 +583,7 @@ class FullGame:
 
     def take_back(self) -> None:
         """Practice only: undo the learner's last action (and the computer's turns after it)."""
-        if self.mode != "practice" or not self.takebacks or self.awaiting_next:
+        if self.mode != "practice" or not self.takebacks or self.awaiting_next or self.game.is_over:
             self.controller.say("refusal", self.tr.ui("game.full.takeback_none"))
             self.render()
             return

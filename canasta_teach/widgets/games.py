@@ -289,8 +289,15 @@ class PuzzleGame:
 
     def _on_control(self, control: str) -> None:
         if control == "next":
+            if self.index >= self.total - 1:
+                # The greyed-out Next still answers (and must not reload this puzzle).
+                self.controller.say("refusal", self.tr.ui("msg.last_puzzle"))
+                return
             self.load(self.index + 1)
         elif control == "previous":
+            if self.index <= 0:
+                self.controller.say("refusal", self.tr.ui("msg.first_puzzle"))
+                return
             self.load(self.index - 1)
         elif control == "retry":
             self.load(self.index)

@@ -36,12 +36,13 @@ from canasta_teach.engine import (
 )
 from canasta_teach.engine.cards import TOKENS, parse_kind
 from canasta_teach.engine.handfoot import HandFootState
-from canasta_teach.engine.moves import LayDown, canonical
+from canasta_teach.engine.moves import ASK, LayDown, canonical
 from canasta_teach.engine.state import Phase
 from canasta_teach.engine.view import player_view, seat_names, team_names
 
 from .cardart import all_card_art
 from .goout import can_go_out, plan_for_selection
+from .whynot import Refusal, refusal_for
 
 log = logging.getLogger(__name__)
 
@@ -288,9 +289,9 @@ class TableController:
         #: A game's own word for the status line (e.g. "Solved!"), shown instead of whose
         #: turn it is; cleared by ``reset``.
         self.status_override: str | None = None
-        #: Buttons kept enabled on the learner's turn even when no legal move uses them: in a
-        #: puzzle about whether a move is allowed, a disabled button would give the answer away
-        #: (pressing it gets the engine's explanation instead).
+        #: Buttons drawn available on the learner's turn even when no legal move uses them: in
+        #: a puzzle about whether a move is allowed, a button drawn unavailable would give the
+        #: answer away (every button can be pressed; the game words the refusal).
         self.always_offered: frozenset[str] = frozenset()
         self._message_count = 0
         self.on_game_intent = on_game_intent
@@ -389,25 +390,34 @@ class TableController:
 
     def _move_for(self, action: str, cards: list[Kind], payload: Mapping[str, Any]) -> Move | None:
         """The engine move an intent asks for, or None after telling the learner what is
-        missing (a selection the move needs)."""
+        missing (a selection the move needs) or, when no move of that kind can be played now
+        (a greyed-out button pressed), which rule stops it (``whynot.refusal_for``)."""
         if action == "draw":
             return Draw()
         if action == "take":
+            if not cards and self._why_not("take"):
+                return None
             return TakePile(canonical(tuple(cards)))
         if action == "meld":
             if not cards:
-                self.say("refusal", self.tr.ui("msg.select_cards"))
+                if not self._why_not("meld"):
+                    self.say("refusal", self.tr.ui("msg.select_cards"))
                 return None
             return Meld(canonical(tuple(cards)))
         if action == "add":
             return self._add_move(cards, payload.get("rank"))
         if action == "discard":
             if len(cards) != 1:
-                self.say("refusal", self.tr.ui("msg.select_one_discard"))
+                if not self._why_not("discard"):
+                    self.say("refusal", self.tr.ui("msg.select_one_discard"))
                 return None
             return Discard(cards[0])
         if action == "ask":
-            return AskPartner()
+            if self.state.partner(self.seat) not in self.players and self.state.is_legal(ASK):
+                # Nobody sits in the partner's seat here to answer the question.
+                self.say("refusal", self.tr.ui("msg.no_partner_to_ask"), "C-ASK-1")
+                return None
+            return ASK
         if action == "lay_down":
             return LayDown()
         if action == "answer":
@@ -417,24 +427,50 @@ class TableController:
             return Answer(yes)
         raise BadIntent(action)  # pragma: no cover - ACTIONS is exhaustive
 
-    def _add_move(self, cards: list[Kind], rank: Any) -> Move | None:
-        if not cards:
-            self.say("refusal", self.tr.ui("msg.select_cards"))
-            return None
-        if rank is None:
-            naturals = {k for k in cards if k.is_natural or k == Kind.BLACK_THREE}
-            if len(naturals) != 1:
-                # Only wild cards (or several ranks): which meld is meant?
-                self.say("refusal", self.tr.ui("msg.choose_meld"))
-                return None
-            target = naturals.pop()
+    def _why_not(self, action: str, rank: Kind | None = None) -> bool:
+        """When no move of the button ``action`` is legal now, tell the learner the rule that
+        stops it and return True; False (nothing said) when one is legal."""
+        refusal = refusal_for(self.state, action, rank)
+        if refusal is None:
+            return False
+        self.explain(refusal)
+        return True
+
+    def explain(self, refusal: Refusal) -> None:
+        """Show a ``whynot.Refusal``: the engine's reason (worded by the game when it words
+        refusals itself), or the table's own sentence with its rule."""
+        if refusal.reason is None:
+            self.say("refusal", self.tr.ui(refusal.key), refusal.rule)
+            return
+        worded = None
+        if self.on_refusal is not None and refusal.move is not None:
+            worded = self.on_refusal(refusal.move, refusal.reason)
+        if worded is not None:
+            self.message = worded
+            self.render()
         else:
+            self.refuse(refusal.reason)
+
+    def _add_move(self, cards: list[Kind], rank: Any) -> Move | None:
+        target: Kind | None = None
+        if rank is not None:
             if not isinstance(rank, str):
                 raise BadIntent("rank")
             try:
                 target = parse_kind(rank)
             except ValueError:
                 raise BadIntent("rank") from None
+        if not cards:
+            if not self._why_not("add", target):
+                self.say("refusal", self.tr.ui("msg.select_cards"))
+            return None
+        if target is None:
+            naturals = {k for k in cards if k.is_natural or k == Kind.BLACK_THREE}
+            if len(naturals) != 1:
+                # Only wild cards (or several ranks): which meld is meant?
+                self.say("refusal", self.tr.ui("msg.choose_meld"))
+                return None
+            target = naturals.pop()
         return Add(target, canonical(tuple(cards)))
 
     def play(self, move: Move) -> Verdict:
@@ -442,12 +478,7 @@ class TableController:
         verdict = self.state.check(move)
         if not verdict.legal:
             assert verdict.reason is not None
-            worded = self.on_refusal(move, verdict.reason) if self.on_refusal else None
-            if worded is not None:
-                self.message = worded
-                self.render()
-            else:
-                self.refuse(verdict.reason)
+            self.explain(Refusal(reason=verdict.reason, move=move))
             return verdict
         if self.check_move is not None:
             blocked = self.check_move(move, verdict)
@@ -475,7 +506,10 @@ class TableController:
                 return None
         plan = plan_for_selection(state, cards)
         if plan is None:
-            self.say("refusal", self.tr.ui("msg.go_out_select"))
+            # No selection (or one leaving cards over): when no way out exists at all, the
+            # planner's reason why not; else what to select.
+            if not self._why_not("go_out"):
+                self.say("refusal", self.tr.ui("msg.go_out_select"))
             return None
         if plan.moves is None:
             if plan.reason is not None:

@@ -59,7 +59,8 @@ def test_a_two_player_hand_against_the_easy_player_to_its_end(
         page.wait_for_function(
             "() => { const r = document.querySelector('.ct-root');"
             " return r.querySelector(\"[data-ct-game='next_hand']\") ||"
-            " !r.querySelector(\"[data-ct-action='draw']\").disabled; }",
+            " r.querySelector(\"[data-ct-action='draw']\").getAttribute('aria-disabled')"
+            " !== 'true'; }",
             timeout=STEP_MS,
         )
     expect(next_hand).to_be_visible()

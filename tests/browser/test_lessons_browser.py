@@ -656,7 +656,7 @@ def test_each_lesson_loads_and_its_game_takes_a_wrong_and_a_right_answer(
         assert plan, puzzle.name
         # A wrong answer first: a one-card "meld", or two cards to discard, both refused.
         button = "meld" if not isinstance(plan[0], Draw) else "discard"
-        if page.locator(f"[data-ct-action='{button}']:not([disabled])").count():
+        if page.locator(f"[data-ct-action='{button}']:not([aria-disabled='true'])").count():
             select(page, " ".join(hand_tokens(page)[:1]))
             page.locator(f"[data-ct-action='{button}']").click()
             expect(message).to_have_class(re.compile(r"\bct-refusal\b"), timeout=CLICK_TIMEOUT_MS)

@@ -126,7 +126,12 @@ function render({ model, el }) {
     const hand = shownView().hand || [];
     return [...selected].sort((a, b) => a - b).map((i) => hand[i]).filter(Boolean);
   };
-  const act = (action, extra) => send({ action, cards: selectedCards(), ...(extra || {}) });
+  // A button pressed while the computer's moves are replayed first ends the replay (the table
+  // as it is now), then sends the intent; a greyed-out one is sent too: the kernel says why not.
+  const act = (action, extra) => {
+    if (frameIndex >= 0) finishPlayback();
+    send({ action, cards: selectedCards(), ...(extra || {}) });
+  };
 
   function keepFocus(fn) {
     const active = document.activeElement;
@@ -161,18 +166,19 @@ function render({ model, el }) {
         })
       : null;
     const count = h("span", { class: "ct-meld-count", text: meld.text || `${name} × ${meld.size}` });
-    const canAdd = team.mine && enabled.add && selected.size > 0;
+    const canAdd = team.mine && enabled.add && selected.size > 0 && frameIndex < 0;
     if (team.mine) {
+      // Unavailable (nothing selected, nothing to add) but still pressable: the kernel says why.
       return h(
         "button",
         {
           type: "button",
-          class: "ct-meld" + (meld.canasta ? " ct-is-canasta" : ""),
+          class: "ct-meld" + (meld.canasta ? " ct-is-canasta" : "") + (canAdd ? "" : " ct-unavailable"),
           "data-ct-focus": "meld-" + meld.rank,
           "data-ct-meld": meld.rank,
           title: labels.add_here,
           "aria-label": `${meld.text || name}${badge ? ", " + badge.textContent : ""}. ${labels.add_here || ""}`,
-          disabled: !canAdd,
+          "aria-disabled": canAdd ? null : "true",
           onclick: () => act("add", { rank: meld.rank }),
         },
         cards,
@@ -378,13 +384,16 @@ function render({ model, el }) {
         );
         continue;
       }
+      // A button no move uses now looks unavailable (aria-disabled) but stays focusable and
+      // pressable: the kernel answers with the rule that stops it.
+      const unavailable = !enabled[action] || frameIndex >= 0;
       buttons.push(
         h("button", {
           type: "button",
-          class: "ct-button",
+          class: "ct-button" + (unavailable ? " ct-unavailable" : ""),
           "data-ct-action": action,
           "data-ct-focus": "action-" + action,
-          disabled: !enabled[action] || frameIndex >= 0,
+          "aria-disabled": unavailable ? "true" : null,
           text: (view.button_text || {})[action] || names[action] || action,
           onclick: () => act(action),
         }),
@@ -524,10 +533,10 @@ function render({ model, el }) {
     const control = (c) =>
       h("button", {
         type: "button",
-        class: "ct-button ct-game-button" + (c.primary ? " ct-primary" : ""),
+        class: "ct-button ct-game-button" + (c.primary ? " ct-primary" : "") + (c.enabled === false ? " ct-unavailable" : ""),
         "data-ct-game": c.id,
         "data-ct-focus": "game-" + c.id,
-        disabled: c.enabled === false,
+        "aria-disabled": c.enabled === false ? "true" : null,
         "aria-pressed": c.pressed === undefined ? null : c.pressed ? "true" : "false",
         text: c.label,
         onclick: () => send(c.id === "check" ? { action: "game", id: "check", values: sheetValues() } : { action: "game", id: c.id }),
