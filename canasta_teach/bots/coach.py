@@ -1,0 +1,366 @@
+"""The coach: warnings before a costly move, notes while playing, and a review after each hand.
+
+Everything the coach says is judged from the learner's own view, as the computer players'
+reasons are (``claims``): it reads the position through ``player_view``, the learner's own
+legal moves and checks, and worlds dealt again from that view (``engine.determinize``).  A
+test (``tests/test_coach.py``) proves it does not peek: a position and any world dealt again
+from the learner's view get the same warnings, notes and judgements.
+
+- ``warn(state, seat, move)``: before a discard that surely gives the pile to the next
+  player on public facts (``claims.next_may_take``: their meld on an open pile, a pair seen
+  going into that hand), when another discard would not: the facts, and the discard the coach
+  would make instead.
+- ``note(state, seat)``: while the learner plays: "you can go out this turn: ask your
+  partner first"; and ``set_aside_note(state, seat)`` after a meld that was only set aside:
+  what the first meld still needs, and whether the hand can reach it this turn.
+- ``judge(state, seat, played)`` and ``review(decisions, seat)``: after a hand, the (up to)
+  three decisions that cost the learner most, each measured by the hard player's search: the
+  learner's move and the hard player's candidates played on in the same worlds dealt again
+  from the learner's view (common random numbers, as ``search.HardBot`` does), the cost the
+  mean difference to the best, kept only when clear (``z`` standard errors and ``margin``
+  points).  Each names the common mistake it is, where it is one (the Urdu rules page's list
+  and the Hand and Foot tips), only when the facts say so.
+
+Budgets are counted in worlds, never seconds, so a review is the same on any machine;
+``benchmarks/coach_bench.py`` measures its time (a hand's review, a warning) and what its
+advice is worth (an easy player that follows it, against the normal player).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from canasta_teach.engine import (
+    Add,
+    AskPartner,
+    Discard,
+    Meld,
+    Move,
+    Phase,
+    State,
+    TakePile,
+)
+from canasta_teach.engine.goingout import going_out_plan
+from canasta_teach.engine.handfoot import HandFootState
+from canasta_teach.engine.rng import SplitMix64, seed_to_int
+from canasta_teach.engine.view import player_view
+
+from .claims import Claim, claims_for, next_may_take, said
+from .heuristics import first_meld_within_reach
+
+JOKER, TWO, RED3, BLACK3 = 0, 1, 2, 3
+#: A pile of fewer cards is not worth a warning (the next player gains little).
+WARN_FROM = 3
+
+
+# ---------------------------------------------------------------------------- warnings
+
+
+@dataclass(frozen=True)
+class Warning:
+    """Why the coach stops a move (checked facts) and the move it would make instead."""
+
+    move: Move
+    claims: tuple[Claim, ...]
+    instead: Move | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "move": str(self.move),
+            "claims": [c.to_dict() for c in self.claims],
+            "instead": str(self.instead) if self.instead is not None else None,
+        }
+
+
+def warn(state: State, seat: int, move: Move) -> Warning | None:
+    """A warning before ``move`` (the learner's, legal now), or None."""
+    if not isinstance(move, Discard) or state.to_move != seat:
+        return None
+    card = int(move.card)
+    size = len(state.pile) + 1
+    if isinstance(state, HandFootState):
+        size = min(size, state.rules.pile_take or size)
+    if size < WARN_FROM or not next_may_take(state, seat, card):
+        return None
+    safer = [
+        m for m in state.legal_moves()
+        if isinstance(m, Discard) and int(m.card) != card
+        and not next_may_take(state, seat, int(m.card))
+    ]  # fmt: skip
+    if not safer:
+        return None  # every card feeds the pile: nothing better to say before the discard
+    claims = said(claims_for(state, seat, move))
+    return Warning(move, claims, _best_discard(state, seat, safer))
+
+
+def _best_discard(state: State, seat: int, discards: Sequence[Discard]) -> Discard:
+    """Among ``discards``, the one the normal player would throw."""
+    from . import find_bot
+
+    view = player_view(state, seat)
+    bot = find_bot("normal", seed=_seed(view))
+    if isinstance(state, HandFootState):
+        from .handfoot import HandFootWeights, Table, discard_value
+
+        table = Table.of_view(view)
+        weights = HandFootWeights()
+        return max(discards, key=lambda d: (discard_value(int(d.card), table, weights),
+                                            int(d.card)))  # fmt: skip
+    from .heuristics import DiscardWeights, discard_score, seen
+
+    s = seen(view)
+    weights = getattr(bot, "weights", DiscardWeights())
+    return max(discards, key=lambda d: (discard_score(int(d.card), s, weights), int(d.card)))
+
+
+# ---------------------------------------------------------------------------- notes
+
+
+@dataclass(frozen=True)
+class Note:
+    """Something the coach points out while the learner plays: ``key`` (``coach.note.<key>``
+    in the ui catalog) and checked facts."""
+
+    key: str
+    claims: tuple[Claim, ...] = ()
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "claims": [c.to_dict() for c in self.claims],
+                "params": dict(self.params)}  # fmt: skip
+
+
+def note(state: State, seat: int) -> Note | None:
+    """A note for the learner's turn now: going out is possible, so ask the partner first
+    (C-ASK-1)."""
+    if state.is_over or state.to_move != seat or state.phase is not Phase.MELD:
+        return None
+    moves = state.legal_moves()
+    if any(isinstance(m, AskPartner) for m in moves) and going_out_plan(state) is not None:
+        return Note("ask_partner", (Claim("can_go_out"),))
+    return None
+
+
+def set_aside_note(state: State, seat: int) -> Note | None:
+    """After a meld that was only set aside (C-MIN-4, H-MIN-1): what the first meld still
+    needs, and whether the cards in hand can still reach it this turn."""
+    team = seat % 2
+    if state.down[team] or not state.staged or state.to_move != seat:
+        return None
+    have, needed = state.staged_value(), state.minimum(team)
+    if have >= needed:
+        return None
+    hand = state.hands[seat]
+    reach = first_meld_within_reach(hand, have, needed, state.rules.max_wilds)
+    return Note("set_aside_reach" if reach else "set_aside_short",
+                (Claim("set_aside", {"have": have, "needed": needed}),),
+                {"missing": needed - have})  # fmt: skip
+
+
+# ---------------------------------------------------------------------------- judging
+
+
+@dataclass(frozen=True)
+class CoachLimit:
+    """How much the review searches a decision: worlds and candidates, never seconds."""
+
+    worlds: int = 16
+    candidates: int = 4
+    z: float = 1.0  # a better move must be ahead by z standard errors ...
+    margin: float = 15.0  # ... and by this many points
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """One decision as the coach sees it: the learner's move, the best move the search found
+    and what the difference is worth in points (0 when the learner's move was as good)."""
+
+    played: Move
+    best: Move
+    cost: float
+    worlds: int
+
+
+def _seed(view: dict[str, Any]) -> int:
+    text = json.dumps(view, sort_keys=True, ensure_ascii=True)
+    return int.from_bytes(hashlib.sha256(f"coach|{text}".encode()).digest()[:8], "big")
+
+
+def judge(state: State, seat: int, played: Move, limit: CoachLimit | None = None) -> Judgement:
+    """The learner's ``played`` move at ``state`` against the hard player's candidates, over
+    the same worlds dealt again from the learner's view."""
+    from . import find_bot
+
+    limit = limit or CoachLimit()
+    moves = state.legal_moves()
+    view = player_view(state, seat)
+    handfoot = isinstance(state, HandFootState)
+    normal = find_bot("normal", seed=seed_to_int(_seed(view))).step(state).move
+    candidates = _candidates(state, moves, normal, played, limit.candidates, handfoot)
+    if len(candidates) == 1:
+        return Judgement(played, played, 0.0, 0)
+    rng = SplitMix64(_seed(view))
+    if handfoot:
+        from .handfoot import HandFootLimit
+        from .handfoot import rollout as hf_rollout
+        from .handfoot import sample_worlds as hf_worlds
+
+        assert isinstance(state, HandFootState)
+        worlds = hf_worlds(state, seat, rng, limit.worlds)
+        hf_limit = HandFootLimit()
+
+        def play_on(world: State) -> float:
+            assert isinstance(world, HandFootState)
+            return hf_rollout(world, seat, hf_limit)
+    else:
+        from .search import LIMITS, SearchLimit, rollout, sample_worlds
+
+        worlds = sample_worlds(state, seat, rng, limit.worlds)
+        search_limit = LIMITS.get(state.players, SearchLimit())
+
+        def play_on(world: State) -> float:
+            return rollout(world, seat, search_limit)
+
+    values = []
+    for move in candidates:
+        row = []
+        for world in worlds:
+            sim = world.copy()
+            sim.play(move)
+            row.append(play_on(sim))
+        values.append(row)
+    n = len(worlds)
+    base = values[0]  # the learner's move
+    best, best_gain = 0, 0.0
+    for i in range(1, len(candidates)):
+        diffs = [a - b for a, b in zip(values[i], base, strict=True)]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
+        if mean - limit.z * (var / n) ** 0.5 - limit.margin > 0 and mean > best_gain:
+            best, best_gain = i, mean
+    return Judgement(played, candidates[best], best_gain, n)
+
+
+def _candidates(state: State, moves: list[Move], normal: Move, played: Move, cap: int,
+                handfoot: bool) -> list[Move]:  # fmt: skip
+    """The learner's move first, then the hard player's candidates (the normal player's move
+    first): the moves worth comparing at this decision."""
+    out: list[Move] = [played]
+    if handfoot:
+        pool: list[Move] = [normal, *(m for m in moves if isinstance(m, TakePile))]
+        pool += [m for m in moves if isinstance(m, Discard)][:3]
+    else:
+        from .search import HardBot
+
+        pool = HardBot(0).candidates(state, moves, normal, cap + 1)
+    for move in pool:
+        if move not in out and len(out) < cap + 1:
+            out.append(move)
+    return out
+
+
+# ---------------------------------------------------------------------------- the review
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A reviewed decision: where it was (``index``: moves of the game before it, so the
+    table can show it as the learner saw it), what the learner did, what the coach would
+    have done and why (checked facts about both moves, in the learner's view), the cost in
+    points, and the common mistake it is (``coach.mistake.<key>``, or "")."""
+
+    index: int
+    played: Move
+    best: Move
+    cost: int
+    why_best: tuple[Claim, ...]
+    why_not: tuple[Claim, ...]
+    mistake: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "played": str(self.played),
+            "best": str(self.best),
+            "cost": self.cost,
+            "why_best": [c.to_dict() for c in self.why_best],
+            "why_not": [c.to_dict() for c in self.why_not],
+            "mistake": self.mistake,
+        }
+
+
+#: The most a review shows.
+REVIEWED = 3
+
+
+def review(decisions: Sequence[tuple[int, State, Move]], seat: int,
+           limit: CoachLimit | None = None) -> list[Moment]:  # fmt: skip
+    """The (up to) ``REVIEWED`` decisions of a hand that cost the learner most: ``decisions``
+    are (moves before it, the state as it was, the learner's move), in order."""
+    found: list[Moment] = []
+    for index, state, played in decisions:
+        if state.to_move != seat or len(state.legal_moves()) < 2:
+            continue
+        verdict = judge(state, seat, played, limit)
+        if verdict.cost <= 0 or verdict.best == played:
+            continue
+        why_best = said(claims_for(state, seat, verdict.best))
+        why_not = said(claims_for(state, seat, played))
+        found.append(Moment(index, played, verdict.best, int(round(verdict.cost / 10) * 10) or 10,
+                            why_best, why_not, mistake(state, seat, played, verdict.best)))  # fmt: skip
+    found.sort(key=lambda m: (-m.cost, m.index))
+    return sorted(found[:REVIEWED], key=lambda m: m.index)
+
+
+def mistake(state: State, seat: int, played: Move, best: Move) -> str:
+    """The common mistake ``played`` is, in the learner's view, when the facts say so:
+    feeding the next player, breaking a natural pair, spending wild cards early, forgetting
+    the black three, holding cards while the other side can go out; Hand and Foot: not
+    heading for the foot.  "" when none of them fits."""
+    team = seat % 2
+    hand = state.hands[seat]
+    handfoot = isinstance(state, HandFootState)
+    if isinstance(played, Discard):
+        card = int(played.card)
+        if card >= 4 and next_may_take(state, seat, card):
+            return "feeding"
+        if isinstance(best, Discard) and int(best.card) == BLACK3 and card != BLACK3:
+            return "black_three"
+        if card >= 4 and hand[card] >= 2 and isinstance(best, Discard) and hand[int(best.card)] < 2:
+            return "breaking_pair"
+        if isinstance(best, Meld | Add):
+            if handfoot and not state.in_foot[seat]:
+                return "foot_late"
+            if not handfoot and _other_side_can_go_out(state, team):
+                return "holding_cards"
+    if isinstance(played, Meld | Add) and not handfoot:
+        wilds = sum(1 for k in played.cards if int(k) <= TWO)
+        best_wilds = sum(1 for k in getattr(best, "cards", ()) if int(k) <= TWO)
+        if wilds > best_wilds and state.down[team] and not _makes_canasta(state, seat, played):
+            return "wild_early"
+    return ""
+
+
+def _other_side_can_go_out(state: State, team: int) -> bool:
+    """The other side has the canastas going out needs (C-OUT-1), as the table shows."""
+    return state.canastas(1 - team) >= max(1, state.rules.canastas_to_go_out)
+
+
+def _makes_canasta(state: State, seat: int, move: Meld | Add) -> bool:
+    after = state.copy()
+    after.play(move)
+    team = seat % 2
+    return after.canastas(team) > state.canastas(team)
+
+
+#: Every mistake a review may name (``coach.mistake.<key>``, ui catalog).
+MISTAKES = ("feeding", "black_three", "breaking_pair", "foot_late", "holding_cards", "wild_early")
+
+__all__ = [
+    "MISTAKES", "REVIEWED", "CoachLimit", "Judgement", "Moment", "Note", "Warning", "judge",
+    "mistake", "note", "review", "set_aside_note", "warn",
+]  # fmt: skip
