@@ -572,6 +572,7 @@ function render({ model, el }) {
     if (game.form) gameEl.append(drawForm(game.form));
     if (game.hint) gameEl.append(h("p", { class: "ct-hint", text: game.hint }));
     gameEl.append(h("div", { class: "ct-game-nav", role: "group", "aria-label": labels.game_controls || "" }, (game.controls || []).map(control)));
+    drawConfirm(game.confirm, control);
     if (game.next_lesson && game.next_lesson.href) {
       // A plain link to the next lesson beside this one (the set names it; Python checks it).
       gameEl.append(h("p", { class: "ct-next-lesson" },
@@ -703,6 +704,23 @@ function render({ model, el }) {
       return; // no storage: the game is kept for this page only
     }
     send({ action: "game", id: "hello", values: { player: id } });
+  }
+
+  // "Start a new game? The game in progress will be lost.": asked in the panel, next to the
+  // button that asked it; the keyboard lands on "Keep playing" (nothing is lost by Enter).
+  let confirmShown = null;
+  function drawConfirm(confirm, control) {
+    if (!confirm) { confirmShown = null; return; }
+    const textId = "ct-confirm-" + Math.random().toString(36).slice(2);
+    const box = h("div", { class: "ct-confirm", role: "alertdialog", "aria-labelledby": textId, "data-ct-confirm": confirm.id },
+      h("p", { class: "ct-confirm-text", id: textId, text: confirm.text }),
+      h("div", { class: "ct-confirm-buttons" }, control({ ...confirm.yes, primary: true }), control(confirm.no)));
+    gameEl.append(box);
+    if (confirmShown !== confirm.id) {
+      confirmShown = confirm.id;
+      const keep = box.querySelector(`[data-ct-game="${CSS.escape(confirm.no.id)}"]`);
+      if (keep) setTimeout(() => keep.focus(), 0); // after keepFocus has put focus back
+    }
   }
 
   function drawTables(tables) {
