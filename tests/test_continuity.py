@@ -6,6 +6,9 @@ or a reload.
 - Classic and Hand and Foot each have a save of their own: switching keeps the other game to
   resume, each page (lesson 11, lesson 12) resumes its own, and an old one-per-browser save
   still loads as the game it holds.
+- The guided hand resumes at the step the learner had reached and reports its steps as a
+  lesson's progress (all of them once the hand is played, and still after Start again).
+- A lesson reopens at its first unsolved puzzle.
 """
 
 from __future__ import annotations
@@ -18,10 +21,14 @@ from typing import Any
 import pytest
 
 from canasta_teach.engine.handfoot import HandFootState
+from canasta_teach.engine.notation import parse_move
 from canasta_teach.i18n import LANGUAGES, get_translator
+from canasta_teach.widgets import play
 from canasta_teach.widgets.fullgame import LEARNER, FullGame, SaveStore
+from canasta_teach.widgets.guided import COACHED, GUIDED_SET, GuidedHand
 
 PLAYER = "0123456789abcdef0123456789abcdef"
+PUZZLES = Path(__file__).resolve().parents[1] / "lessons" / "puzzles"
 
 
 def new_game(tmp_path: Path, lang: str = "en", **options: Any) -> FullGame:
@@ -217,3 +224,127 @@ def test_save_names_refuse_anything_but_an_id_and_a_kind(tmp_path: Path) -> None
     for player, slot in (("../../etc", "classic"), (PLAYER, "../x"), (PLAYER, "nothing")):
         with pytest.raises(ValueError):
             store.path(player, slot)
+
+
+# ---------------------------------------------------------------------- the guided hand
+
+
+def guided(tmp_path: Path, lang: str = "en") -> GuidedHand:
+    return GuidedHand(get_translator(lang), lang, pace="instant", store=SaveStore(tmp_path))
+
+
+def coach_steps(hand: GuidedHand, count: int) -> None:
+    """The learner plays the coach's next ``count`` steps, by the table as clicks do."""
+    for _ in range(count):
+        step = hand.step
+        assert step is not None
+        hand.controller.play(parse_move(step.move))
+
+
+def test_the_guided_hand_resumes_at_the_step_reached(tmp_path: Path) -> None:
+    tr = get_translator("te")
+    first = guided(tmp_path, "te")
+    hello(first)
+    coach_steps(first, 4)
+    kept = first.widget.game["kept"]
+    assert kept == {"set": GUIDED_SET, "solved": [0, 1, 2, 3], "total": len(COACHED),
+                    "unit": "steps"}  # fmt: skip
+    # A reload: a new kernel, the browser says who it is, the hand is where it was.
+    second = guided(tmp_path, "te")
+    assert second.coached == 0
+    hello(second)
+    assert second.coached == 4
+    assert second.game.state.snapshot() == first.game.state.snapshot()
+    assert second.game.moves == first.game.moves
+    panel = second.widget.game
+    assert panel["puzzle"] == tr.ui("game.guide.step", number=tr.number(5),
+                                    total=tr.number(len(COACHED)))  # fmt: skip
+    step = COACHED[4]
+    assert panel["prompt"] == tr.ui(step.coach, button=tr.ui(f"button.{step.button}"))
+    assert second.controller.message["text"] == tr.ui(
+        "game.guide.resumed", number=tr.number(5), total=tr.number(len(COACHED))
+    )
+    # Shown at once: no replay of the computer's turns at their pace.
+    assert second.widget.view["playback"]["frames"] == []
+    # The others' moves are narrated as they were.
+    assert [line["text"] for line in second.widget.view["narration"]] == [
+        line["text"] for line in first.widget.view["narration"]
+    ]
+    # The hand goes on from there.
+    coach_steps(second, 1)
+    assert second.coached == 5
+
+
+def test_the_finished_guided_hand_marks_the_lesson_done_for_good(tmp_path: Path) -> None:
+    tr = get_translator("en")
+    hand = guided(tmp_path)
+    hello(hand)
+    coach_steps(hand, len(COACHED))
+    assert hand.game.last_hand is not None
+    assert hand.widget.game["kept"]["solved"] == list(range(len(COACHED)))
+    assert hand.widget.game["prompt"] == tr.ui("game.guide.done")
+    again = guided(tmp_path)
+    hello(again)
+    assert again.game.last_hand is not None and again.widget.game["solved"]
+    assert again.controller.message["text"] == tr.ui("game.full.restored")
+    # Start again: the hand is dealt anew, the lesson stays done (here and after a reload).
+    press(again, "retry")
+    assert again.coached == 0 and again.game.last_hand is None
+    assert again.widget.game["kept"]["solved"] == list(range(len(COACHED)))
+    third = guided(tmp_path)
+    hello(third)
+    assert third.coached == 0
+    assert third.widget.game["kept"]["solved"] == list(range(len(COACHED)))
+
+
+def test_the_browsers_own_record_of_steps_counts_too(tmp_path: Path) -> None:
+    hand = guided(tmp_path)
+    hand.controller.intent({"action": "game", "id": "restore", "values": {"solved": "0,1,2,x,99"}})
+    assert hand.widget.game["kept"]["solved"] == [0, 1, 2]
+    assert hand.coached == 0  # where the hand is comes from its save, not from this
+
+
+def test_the_guided_hand_refuses_bad_ids_and_keeps_an_unreadable_save(tmp_path: Path) -> None:
+    hand = guided(tmp_path)
+    hello(hand, "../../etc/passwd")
+    assert hand.controller.message["kind"] == "refusal"
+    assert list(tmp_path.iterdir()) == []
+    (tmp_path / f"{PLAYER}.guided.json").write_text("{not json")
+    hello(hand)
+    assert hand.coached == 0
+    kept = [p for p in tmp_path.iterdir() if ".unreadable-" in p.name]
+    assert len(kept) == 1 and kept[0].read_text() == "{not json"
+    assert kept[0].name in hand.widget.game["notice"]
+    # A fresh record in its place, and one id per page.
+    assert json.loads((tmp_path / f"{PLAYER}.guided.json").read_text())["coached"] == 0
+    hello(hand, "f" * 32)
+    assert hand.player == PLAYER and hand.controller.message["kind"] == "refusal"
+
+
+# ---------------------------------------------------------------------- lessons
+
+
+def test_a_lesson_reopens_at_its_first_unsolved_puzzle() -> None:
+    tr = get_translator("ur")
+    widget = play("meld", lang="ur", puzzles_dir=PUZZLES / "_test")
+    game = widget.game_controller
+    game.controller.intent({"action": "game", "id": "restore", "values": {"solved": "0,1"}})
+    assert game.index == 2 and game.solved == {0, 1}
+    assert widget.game["puzzle"] == tr.ui("game.puzzle_number", number=3, total=3)
+    # The first one unsolved, not the one after the last solved.
+    widget = play("meld", lang="en", puzzles_dir=PUZZLES / "_test")
+    game = widget.game_controller
+    game.controller.intent({"action": "game", "id": "restore", "values": {"solved": "0,2"}})
+    assert game.index == 1
+    # A learner who has already moved on is not moved.
+    widget = play("meld", lang="en", puzzles_dir=PUZZLES / "_test")
+    game = widget.game_controller
+    press(game, "next")
+    press(game, "next")
+    game.controller.intent({"action": "game", "id": "restore", "values": {"solved": "0"}})
+    assert game.index == 2 and game.solved == {0}
+    # All solved: the lesson stays at its first puzzle.
+    widget = play("meld", lang="en", puzzles_dir=PUZZLES / "_test")
+    game = widget.game_controller
+    game.controller.intent({"action": "game", "id": "restore", "values": {"solved": "0,1,2"}})
+    assert game.index == 0 and game.solved == {0, 1, 2}

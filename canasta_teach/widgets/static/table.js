@@ -499,7 +499,8 @@ function render({ model, el }) {
           return;
         }
       }
-      window.localStorage.setItem(key, JSON.stringify({ solved: progress.solved, total: progress.total }));
+      // "unit": what is counted when it is not puzzles (the guided hand's steps).
+      window.localStorage.setItem(key, JSON.stringify({ solved: progress.solved, total: progress.total, unit: progress.unit || undefined }));
     } catch (error) {
       // No storage (a private window, a sandbox): the lesson works, it only forgets.
     }
