@@ -9,6 +9,8 @@ or a reload.
 - The guided hand resumes at the step the learner had reached and reports its steps as a
   lesson's progress (all of them once the hand is played, and still after Start again).
 - A lesson reopens at its first unsolved puzzle.
+- A room tells the browser the language its player chose; Invite tells the page what became
+  of the tab it opened (and to close it when no room could be made).
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ import pytest
 from canasta_teach.engine.handfoot import HandFootState
 from canasta_teach.engine.notation import parse_move
 from canasta_teach.i18n import LANGUAGES, get_translator
+from canasta_teach.rooms import RoomError, Rooms, SqliteRoomStore
 from canasta_teach.widgets import play
+from canasta_teach.widgets.friends import RoomTable
 from canasta_teach.widgets.fullgame import LEARNER, FullGame, SaveStore
 from canasta_teach.widgets.guided import COACHED, GUIDED_SET, GuidedHand
 
@@ -348,3 +352,47 @@ def test_a_lesson_reopens_at_its_first_unsolved_puzzle() -> None:
     game = widget.game_controller
     game.controller.intent({"action": "game", "id": "restore", "values": {"solved": "0,1,2"}})
     assert game.index == 0 and game.solved == {0, 1, 2}
+
+
+# ---------------------------------------------------------------------- rooms and Invite
+
+
+def test_a_rooms_language_choice_is_kept_by_the_browser(tmp_path: Path) -> None:
+    rooms = Rooms(SqliteRoomStore(tmp_path / "rooms.sqlite3"))
+    code, token = rooms.create("en", players=2)
+    table = RoomTable(get_translator("en"), "en", rooms=rooms, watch=False)
+    sent: list[Any] = []
+    table.widget.send = lambda content, buffers=None: sent.append(content)  # type: ignore[method-assign]
+    table.controller.intent(
+        {"action": "game", "id": "hello", "values": {"room": code, "token": token, "lang": "en"}}
+    )
+    assert [m for m in sent if m["kind"] == "room_lang"] == []  # nothing chosen yet
+    table.controller.intent({"action": "game", "id": "lang:hi"})
+    assert sent[-1] == {"kind": "room_lang", "lang": "hi"}
+    assert table.widget.lang == "hi"
+
+
+def test_invite_tells_the_page_about_its_tab(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CANASTA_DATA_DIR", str(tmp_path))
+    tr = get_translator("ur")
+    game = FullGame(tr, "ur", pace="instant", level="easy", store=SaveStore(tmp_path / "games"))
+    sent: list[Any] = []
+    game.widget.send = lambda content, buffers=None: sent.append(content)  # type: ignore[method-assign]
+    (invite,) = [c for c in game.widget.game["controls"] if c["id"] == "invite"]
+    assert invite["new_tab"] == tr.ui("room.opening")
+    press(game, "invite")
+    (go,) = sent
+    assert go["kind"] == "room_go" and go["lang"] == "ur"
+    assert (go["opened"], go["blocked"], go["link"]) == (
+        tr.ui("room.tab_opened"), tr.ui("room.tab_blocked"), tr.ui("room.open_link")
+    )  # fmt: skip
+
+    def no_room(_game: Any) -> tuple[str, str]:
+        raise RoomError("unavailable")
+
+    monkeypatch.setattr("canasta_teach.widgets.friends.create_room_for", no_room)
+    press(game, "invite")
+    assert sent[-1] == {"kind": "room_failed"}
+    assert game.controller.message["text"] == tr.ui("room.error.unavailable")

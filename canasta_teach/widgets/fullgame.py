@@ -570,7 +570,7 @@ class FullGame:
 
     def invite(self) -> None:
         """Make a room for this game's settings with the learner as host, and send the
-        browser there (``#room=CODE``; it keeps the host's seat token)."""
+        browser there in a new tab (``#room=CODE``; it keeps the host's seat token)."""
         from canasta_teach.rooms import RoomError
 
         from .friends import create_room_for
@@ -578,10 +578,16 @@ class FullGame:
         try:
             code, token = create_room_for(self)
         except RoomError as error:
+            self.widget.send({"kind": "room_failed"})  # the page closes the tab it opened
             self.controller.say("refusal", self.tr.ui(error.key))
             self.render()
             return
-        self.widget.send({"kind": "room_go", "code": code, "token": token, "lang": self.lang})
+        tr = self.tr
+        # The page points the tab it opened on the click at the room (this page stays as it
+        # is), or shows the link when the browser opened no tab.
+        self.widget.send({"kind": "room_go", "code": code, "token": token, "lang": self.lang,
+                          "opened": tr.ui("room.tab_opened"), "blocked": tr.ui("room.tab_blocked"),
+                          "link": tr.ui("room.open_link")})  # fmt: skip
 
     def in_progress(self) -> bool:
         """Moves made in a game not over: a new game would lose them."""
@@ -965,7 +971,7 @@ class FullGame:
         controls += [
             {"id": "new", "label": tr.ui("game.full.new"), "primary": self.game.is_over},
             {"id": "daily", "label": tr.ui("game.full.daily")},
-            {"id": "invite", "label": tr.ui("room.invite")},
+            {"id": "invite", "label": tr.ui("room.invite"), "new_tab": tr.ui("room.opening")},
         ]
         level_name = tr.ui(LEVEL_KEYS[self.level])
         if self.mode == "daily" and self.day is not None:
