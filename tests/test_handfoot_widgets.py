@@ -143,9 +143,11 @@ def test_a_whole_hand_and_foot_game_is_four_rounds(tmp_path: Path) -> None:
     assert all("{" not in line["why"] for line in lines)
     texts = [line["text"] for line in view["narration"]]
     assert texts and all(text and "{" not in text for text in texts)
-    saved = json.loads((tmp_path / "this-kernel.json").read_text())
+    # Hand and Foot has a save of its own (Classic keeps the old name).
+    saved = json.loads((tmp_path / "this-kernel.handfoot.json").read_text())
     replayed = Game.replay(game.game.rules, saved["game"]["seed"], saved["game"]["moves"])
     assert replayed.totals == game.game.totals
+    assert not (tmp_path / "this-kernel.json").exists()
 
 
 def test_switching_the_game_and_resuming_it(tmp_path: Path) -> None:
@@ -159,10 +161,18 @@ def test_switching_the_game_and_resuming_it(tmp_path: Path) -> None:
     for _ in range(10):
         options = game.game.state.legal_moves()
         game.controller.play(options[rng.randrange(len(options))])
-    again = new_game(tmp_path, variant="classic", seed="other")
+    # A Hand and Foot page (lesson 12) resumes the Hand and Foot game...
+    again = new_game(tmp_path, variant="handfoot", seed="other")
     again.controller.intent({"action": "game", "id": "hello", "values": {"player": PLAYER}})
     assert again.variant == "handfoot" and again.game.moves == game.game.moves
     assert again.widget.view["round_text"] == game.widget.view["round_text"]
+    # ...and a Classic page (lesson 11) opens on Classic, the Hand and Foot game kept.
+    classic = new_game(tmp_path, variant="classic", seed="other")
+    classic.controller.intent({"action": "game", "id": "hello", "values": {"player": PLAYER}})
+    assert classic.variant == "classic" and not isinstance(classic.game.state, HandFootState)
+    assert json.loads((tmp_path / f"{PLAYER}.handfoot.json").read_text())["game"]["moves"] == (
+        game.game.moves
+    )
 
 
 def test_hand_and_foot_hint_and_daily_leaderboard(tmp_path: Path) -> None:

@@ -436,6 +436,8 @@ class RoomTable:
             return
         self.tr = self.controller.tr = tr
         self.lang = self.controller.lang = tr.lang
+        # This browser keeps the choice: the room page comes back in it after a reload.
+        self.widget.send({"kind": "room_lang", "lang": tr.lang})
         state = self.controller.state
         with self.widget.hold_sync():
             self.widget.lang = tr.lang

@@ -18,6 +18,9 @@ on a UTC day (``engine.game.daily_seed``) and its final score may go on the lead
 game in progress is saved after every move as versioned JSON in the per-user data folder,
 under an id the browser keeps (``localStorage``), so a page reload or a kernel restart resumes
 it; a save that cannot be read is kept (renamed) and a fresh game starts with a clear message.
+Classic and Hand and Foot are saved apart (``SaveStore``): switching between them keeps the
+other game to resume, and each page resumes the game of its own variant.  New game and Daily
+deal ask first when they would end a game in progress.
 """
 
 from __future__ import annotations
@@ -75,6 +78,9 @@ NARRATION_KEPT = 60
 PLAYER_ID = re.compile(r"[A-Za-z0-9-]{8,40}")
 #: Computer moves in a row before the table stops to wait (a safety net, never reached in play).
 MAX_BOT_MOVES = 2000
+#: The kinds of saved game a browser has, one file each: a game of each variant (so that
+#: switching between them keeps the other to resume) and the guided hand's progress.
+SLOTS = ("classic", "handfoot", "guided")
 
 LEVEL_KEYS = {
     "easy": "game.full.level.easy",
@@ -143,7 +149,11 @@ class Seat:
 
 
 class SaveStore:
-    """Where a browser's game in progress is kept: ``<folder>/<player id>.json``."""
+    """Where a browser's games are kept: one file per game kind (``SLOTS``) under the
+    browser's id.  Classic Canasta keeps the name of the one save a browser had before
+    (``<player id>.json``); Hand and Foot is ``<player id>.handfoot.json`` and the guided hand's
+    progress ``<player id>.guided.json``.  An old save holding a Hand and Foot game, from when
+    a browser had one save for both, is moved to the Hand and Foot name when it is first read."""
 
     def __init__(self, folder: Path | None = None) -> None:
         self._folder = folder
@@ -156,15 +166,29 @@ class SaveStore:
             self._folder = data_dir() / "games"
         return self._folder
 
-    def path(self, player: str) -> Path:
+    def path(self, player: str, slot: str = "classic") -> Path:
         if not PLAYER_ID.fullmatch(player):
             raise ValueError("not a player id")
-        return self.folder / f"{player}.json"
+        if slot not in SLOTS:
+            raise ValueError("not a kind of saved game")
+        return self.folder / (f"{player}.json" if slot == "classic" else f"{player}.{slot}.json")
 
-    def load(self, player: str) -> dict[str, Any] | None:
-        """The saved document, None when there is none; raises ``SaveFileError`` when the file
-        is there but is not a save we can read."""
-        path = self.path(player)
+    def load(
+        self, player: str, slot: str = "classic", *, kind: str = SAVE_FORMAT
+    ) -> dict[str, Any] | None:
+        """The saved document of this kind of game (``kind``: the document's format), None when
+        there is none; raises ``SaveFileError`` when the file is there but is not a save we
+        can read."""
+        if slot == "handfoot":
+            self._move_old_save(player)
+        doc = self._read(self.path(player, slot), kind)
+        if slot == "classic" and doc is not None and _save_family(doc) == "handfoot":
+            # One save per browser (before the kinds were kept apart) held Hand and Foot.
+            self._move_old_save(player)
+            return None
+        return doc
+
+    def _read(self, path: Path, kind: str) -> dict[str, Any] | None:
         try:
             data = path.read_bytes()
         except FileNotFoundError:
@@ -175,15 +199,37 @@ class SaveStore:
             doc = json.loads(data.decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as exc:
             raise SaveFileError("not_json", "not JSON") from exc
-        if not isinstance(doc, dict) or doc.get("format") != SAVE_FORMAT:
+        if not isinstance(doc, dict) or doc.get("format") != kind:
             raise SaveFileError("not_a_save", "not a saved table")
         if doc.get("version") != SAVE_VERSION:
             raise SaveFileError("bad_version", "unknown version", version=doc.get("version"))
         return doc
 
-    def save(self, player: str, doc: Mapping[str, Any]) -> None:
+    def _move_old_save(self, player: str) -> None:
+        """An old one-per-browser save holding Hand and Foot becomes the Hand and Foot save
+        (unless there is one already: then the old file is left where it is)."""
+        old, new = self.path(player), self.path(player, "handfoot")
+        try:
+            doc = self._read(old, SAVE_FORMAT)
+        except SaveFileError:
+            return  # read again (and kept, if need be) as the Classic save
+        if doc is None or _save_family(doc) != "handfoot":
+            return
+        try:
+            os.link(old, new)  # never replaces a Hand and Foot save
+        except FileExistsError:
+            return
+        except OSError:  # a folder without hard links: a rename, when nothing is in the way
+            if not new.exists():
+                with contextlib.suppress(OSError):
+                    os.rename(old, new)
+            return
+        with contextlib.suppress(OSError):
+            old.unlink()
+
+    def save(self, player: str, doc: Mapping[str, Any], slot: str = "classic") -> None:
         """Write atomically (a temporary file renamed over the old one)."""
-        path = self.path(player)
+        path = self.path(player, slot)
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
         tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
@@ -197,9 +243,9 @@ class SaveStore:
             with contextlib.suppress(FileNotFoundError):
                 tmp.unlink()
 
-    def set_aside(self, player: str) -> str:
+    def set_aside(self, player: str, slot: str = "classic") -> str:
         """Rename an unreadable save out of the way (never delete it); the new name."""
-        path = self.path(player)
+        path = self.path(player, slot)
         stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
         for n in range(1, 1000):
             suffix = f"-{n}" if n > 1 else ""
@@ -212,6 +258,14 @@ class SaveStore:
             path.unlink()
             return kept.name
         raise OSError("no free name to keep the unreadable save")
+
+
+def _save_family(doc: Mapping[str, Any]) -> str:
+    """The kind of game a saved table holds ("classic" or "handfoot"), from its rules."""
+    game = doc.get("game")
+    rules = game.get("rules") if isinstance(game, dict) else None
+    family = rules.get("family") if isinstance(rules, dict) else None
+    return family if family in VARIANT_KEYS else "classic"
 
 
 # ---------------------------------------------------------------------- the table
@@ -302,6 +356,11 @@ class FullGame:
         self.board_rows: list[list[str]] | None = None
         self.board_done = False
         self.pending: dict[str, Any] = {}
+        #: "new" or "daily" while the panel asks before the game in progress is given up.
+        self.confirming: str | None = None
+        #: The other variant's game while this one is played (its save, kept in the kernel
+        #: too: a browser without storage still gets it back).
+        self._parked: dict[str, dict[str, Any]] = {}
         self.pace = pace
         self.variant = variant
         self._new_game(players, level, mode, day, seed)
@@ -395,6 +454,7 @@ class FullGame:
         """The learner's move (or a going-out plan of several), already checked legal."""
         self.hint = ""
         self.notice = ""
+        self.confirming = None  # playing on answers "Start a new game?" with no
         mark = len(self.game.moves)
         state = self.game.state
         hand_before = state.hands[LEARNER][:]
@@ -480,8 +540,13 @@ class FullGame:
     # ------------------------------------------------------------------ controls
 
     def _on_control(self, control: str) -> None:
+        asked, self.confirming = self.confirming, None  # any other button answers "no"
         if control in ("new", "daily"):
-            self.start(mode="daily" if control == "daily" else "practice")
+            self.ask_new_game(control)
+        elif control == "confirm_new" and asked is not None:
+            self.start(mode="daily" if asked == "daily" else "practice")
+        elif control == "keep_playing" and asked is not None:
+            self.render()
         elif control == "next_hand":
             self.next_hand()
         elif control == "hint":
@@ -497,7 +562,7 @@ class FullGame:
         elif control in ("players:2", "players:4"):
             self._change("players", int(control[8:]))
         elif control.startswith("variant:") and control[8:] in VARIANT_KEYS:
-            self._change("variant", control[8:])
+            self.switch_variant(control[8:])
         elif control == "invite":
             self.invite()
         else:
@@ -505,7 +570,7 @@ class FullGame:
 
     def invite(self) -> None:
         """Make a room for this game's settings with the learner as host, and send the
-        browser there (``#room=CODE``; it keeps the host's seat token)."""
+        browser there in a new tab (``#room=CODE``; it keeps the host's seat token)."""
         from canasta_teach.rooms import RoomError
 
         from .friends import create_room_for
@@ -513,10 +578,64 @@ class FullGame:
         try:
             code, token = create_room_for(self)
         except RoomError as error:
+            self.widget.send({"kind": "room_failed"})  # the page closes the tab it opened
             self.controller.say("refusal", self.tr.ui(error.key))
             self.render()
             return
-        self.widget.send({"kind": "room_go", "code": code, "token": token, "lang": self.lang})
+        tr = self.tr
+        # The page points the tab it opened on the click at the room (this page stays as it
+        # is), or shows the link when the browser opened no tab.
+        self.widget.send({"kind": "room_go", "code": code, "token": token, "lang": self.lang,
+                          "opened": tr.ui("room.tab_opened"), "blocked": tr.ui("room.tab_blocked"),
+                          "link": tr.ui("room.open_link")})  # fmt: skip
+
+    def in_progress(self) -> bool:
+        """Moves made in a game not over: a new game would lose them."""
+        return bool(self.takebacks or self.game.hands) and not self.game.is_over
+
+    def ask_new_game(self, mode: str) -> None:
+        """New game / Daily deal: at once when nothing would be lost, else the panel asks
+        first ("Start a new game? The game in progress will be lost.")."""
+        if not self.in_progress():
+            self.start(mode="daily" if mode == "daily" else "practice")
+            return
+        self.confirming = mode
+        self.render()
+
+    def switch_variant(self, variant: str) -> None:
+        """Play the other variant: this game is kept (in its own save) and the other one
+        comes back as it was left, or a new one starts when there is none."""
+        if variant == self.variant:
+            self.render()
+            return
+        self._save()
+        self._parked[self.variant] = self.to_json()
+        self.pending.pop("variant", None)
+        doc = self._parked.pop(variant, None)
+        unreadable = ""
+        if doc is None and self._said_hello:
+            try:
+                doc = self.store.load(self.player, variant)
+            except SaveFileError as error:
+                log.warning("saved %s game of %s unreadable: %s", variant, self.player, error)
+                self._keep_unreadable(self.player, variant)
+                unreadable = self.notice
+        if doc is not None:
+            try:
+                self._restore(doc)
+            except (SaveFileError, ValueError, KeyError, TypeError) as error:
+                log.warning("saved %s game refused: %s", variant, error)
+                doc = None
+        if doc is None:
+            self.start(mode="practice", variant=variant)
+            if unreadable:
+                self.notice = unreadable
+                self.render()
+            return
+        name = self.tr.ui(VARIANT_KEYS[variant])
+        self.notice = self.tr.ui("game.full.variant_resumed", variant=name)
+        self.controller.message = {}
+        self.render()
 
     def _change(self, what: str, value: Any) -> None:
         """A new level or table size: at once when nothing has been played, else next game."""
@@ -627,10 +746,11 @@ class FullGame:
         self.player = player
         played = bool(self.takebacks or self.game.hands)
         try:
-            doc = self.store.load(player)
+            doc = self.store.load(player, self.variant)  # this page's game (lesson 12's: H&F)
         except SaveFileError as error:
             log.warning("saved game of %s unreadable: %s", player, error)
-            self._keep_unreadable(player)
+            self._keep_unreadable(player, self.variant)
+            self._save()
             self.render()
             return
         if doc is None or played:
@@ -640,18 +760,18 @@ class FullGame:
             self._restore(doc)
         except (SaveFileError, ValueError, KeyError, TypeError) as error:
             log.warning("saved game of %s refused: %s", player, error)
-            self._keep_unreadable(player)
+            self._keep_unreadable(player, self.variant)
+            self._save()
         self.render()
 
-    def _keep_unreadable(self, player: str) -> None:
-        """Rename a save we cannot use out of the way (never delete it), say so, and save
-        the fresh game in its place."""
+    def _keep_unreadable(self, player: str, slot: str) -> None:
+        """Rename a save we cannot use out of the way (never delete it) and say so (the
+        caller saves the game now played in its place)."""
         try:
-            kept = self.store.set_aside(player)
+            kept = self.store.set_aside(player, slot)
         except OSError:
-            kept = self.store.path(player).name
+            kept = self.store.path(player, slot).name
         self.notice = self.tr.ui("game.full.save_unreadable", name=kept)
-        self._save()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -699,7 +819,7 @@ class FullGame:
 
     def _save(self) -> None:
         try:
-            self.store.save(self.player, self.to_json())
+            self.store.save(self.player, self.to_json(), self.variant)
         except (OSError, ValueError) as error:  # a read-only home: the game goes on unsaved
             log.warning("could not save the game: %s", error)
 
@@ -851,7 +971,7 @@ class FullGame:
         controls += [
             {"id": "new", "label": tr.ui("game.full.new"), "primary": self.game.is_over},
             {"id": "daily", "label": tr.ui("game.full.daily")},
-            {"id": "invite", "label": tr.ui("room.invite")},
+            {"id": "invite", "label": tr.ui("room.invite"), "new_tab": tr.ui("room.opening")},
         ]
         level_name = tr.ui(LEVEL_KEYS[self.level])
         if self.mode == "daily" and self.day is not None:
@@ -902,12 +1022,25 @@ class FullGame:
             "form": form,
             "hint": self.hint,
             "controls": controls,
+            "confirm": self._confirm_box(),
             "stage": "over"
             if self.game.is_over
             else ("hand_over" if self.awaiting_next else "play"),  # fmt: skip
             "narration_label": tr.ui("game.full.narration"),
             "why_label": tr.ui("game.full.why_label"),
             "skip_label": tr.ui("game.full.skip"),
+        }
+
+    def _confirm_box(self) -> dict[str, Any] | None:
+        """The question asked before a new game replaces the one in progress."""
+        if self.confirming is None:
+            return None
+        tr = self.tr
+        return {
+            "id": "new_game",
+            "text": tr.ui("game.full.confirm_new"),
+            "yes": {"id": "confirm_new", "label": tr.ui("game.full.confirm_yes")},
+            "no": {"id": "keep_playing", "label": tr.ui("game.full.confirm_no")},
         }
 
     def render(self) -> None:

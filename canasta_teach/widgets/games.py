@@ -427,10 +427,17 @@ class PuzzleGame:
 
     def _restore(self, values: Mapping[str, str]) -> None:
         """Puzzles solved in an earlier visit, as the page remembers them (the browser's
-        storage): marked solved again.  Anything else in the message is ignored."""
+        storage): marked solved again, and the lesson reopens at its first unsolved puzzle
+        (unless the learner has already moved on from the first).  Anything else in the
+        message is ignored."""
+        untouched = self.index == 0 and not self.solved and self.stage != "done"
         for part in values.get("solved", "").split(","):
             if part.strip().isdigit() and int(part) < self.total:
                 self.solved.add(int(part))
+        unsolved = [n for n in range(self.total) if n not in self.solved]
+        if untouched and unsolved and unsolved[0] != self.index:
+            self.load(unsolved[0])  # draws the table and the panel
+            return
         self.render()
 
     def _on_values(self, control: str, values: Mapping[str, str]) -> None:

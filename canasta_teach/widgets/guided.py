@@ -9,12 +9,18 @@ from the engine's events.  A legal move that is not the coach's is politely refu
 follows its plan); an illegal one is explained by the engine as everywhere else.  The hand ends
 with its score, line by line, each line with why it counts and its rule.
 
+How far the learner got is kept under the browser's id (``<id>.guided.json``): a reload
+replays the script to that step.  The steps played are reported to the page (``kept``) as a
+lesson's solved puzzles are, so the start page marks lesson 11 done once the hand is played.
+
     from canasta_teach.widgets import guided_hand
     guided_hand(lang="te")
 """
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -22,9 +28,18 @@ from typing import Any
 from canasta_teach.bots import Choice
 from canasta_teach.engine import State
 from canasta_teach.engine.notation import parse_move, parse_position
+from canasta_teach.engine.savefile import SaveFileError
 
-from .fullgame import LEARNER, FullGame, Seat
+from .fullgame import LEARNER, PLAYER_ID, SAVE_VERSION, FullGame, Playback, Seat
 from .table import ACTIONS, Translator
+
+log = logging.getLogger(__name__)
+
+#: The guided hand's save: how far the learner got (``coached``: the coach's steps played
+#: in the hand now on the table; ``best``: the most ever played, what the start page shows).
+GUIDED_FORMAT = "canasta-teach/guided"
+#: The name its progress goes by in the browser (the page's ``kept`` report).
+GUIDED_SET = "guided-hand"
 
 #: The deal.  South's hand makes the lesson; the others' hands and the top of the stock only
 #: have to let the script run (the script's draws come off the top of the stock, last first).
@@ -100,9 +115,12 @@ def guided_state() -> State:
 class GuidedHand(FullGame):
     """The full game's table, playing the scripted hand with the coach's words."""
 
-    def __init__(self, translator: Translator, lang: str, *, pace: str = "normal") -> None:
+    def __init__(self, translator: Translator, lang: str, *, pace: str = "normal",
+                 store: Any = None) -> None:  # fmt: skip
+        self.best = 0  # the most coach's steps ever played here (the lesson's progress)
+        self._replaying = False
         super().__init__(translator, lang, players=4, level="easy", pace=pace,
-                         seed="guided-first-hand")  # fmt: skip
+                         seed="guided-first-hand", store=store)  # fmt: skip
 
     # The script replaces the deal and the computer players.
     def _new_game(
@@ -114,7 +132,41 @@ class GuidedHand(FullGame):
         self.coached = 0
 
     def _save(self) -> None:
-        """A guided hand is short and always the same: nothing to keep."""
+        """Keep how far the learner got, under the browser's id (the script replays it)."""
+        if not self._said_hello or self._replaying:
+            return  # before the browser says who it is, there is nobody to keep it for
+        doc = {"format": GUIDED_FORMAT, "version": SAVE_VERSION, "coached": self.coached,
+               "best": self.best}  # fmt: skip
+        try:
+            self.store.save(self.player, doc, "guided")
+        except (OSError, ValueError) as error:  # a read-only home: the hand goes on unsaved
+            log.warning("could not save the guided hand: %s", error)
+
+    def resume(self, steps: int) -> None:
+        """Replay the script until the learner has played ``steps`` of the coach's steps
+        (the other seats' moves in between too), as if they had been clicked."""
+        self._replaying = True
+        try:
+            while self.coached < steps and self.step is not None and self.game.last_hand is None:
+                self.learner_moves([parse_move(self.step.move)])
+        except ValueError:  # pragma: no cover - the script is legal from its start
+            log.exception("the guided hand could not be replayed to step %s", steps)
+        finally:
+            self._replaying = False
+        # The table shows where the hand is now: nothing to replay at the computer's pace.
+        self.playback = Playback()
+        self._playback_id += 1
+        tr = self.tr
+        if self.game.last_hand is not None:
+            self.controller.say("info", tr.ui("game.full.restored"))
+        else:
+            self.controller.say("info", tr.ui("game.guide.resumed",
+                                              number=tr.number(self.coached + 1),
+                                              total=tr.number(len(COACHED))))  # fmt: skip
+
+    def render(self) -> None:
+        if not self._replaying:  # a replay draws once, at its end
+            super().render()
 
     @property
     def step(self) -> Step | None:
@@ -128,6 +180,7 @@ class GuidedHand(FullGame):
             self.render()
             return
         self.coached += 1
+        self.best = max(self.best, self.coached)
         super().learner_moves(moves)
 
     def _on_control(self, control: str) -> None:
@@ -139,8 +192,46 @@ class GuidedHand(FullGame):
 
     def _on_values(self, control: str, values: Any) -> None:
         if control == "hello":
-            return  # nothing is saved, so nothing to resume
-        super()._on_values(control, values)
+            self._guided_hello(str(values.get("player", "")))
+        elif control == "restore":
+            self._restore_progress(values)
+        else:
+            super()._on_values(control, values)
+
+    def _guided_hello(self, player: str) -> None:
+        """The browser says who it is: the hand goes on from the step it had reached."""
+        if not PLAYER_ID.fullmatch(player) or (self._said_hello and player != self.player):
+            self.controller.say("refusal", self.tr.ui("msg.bad_request"))
+            self.render()
+            return
+        if self._said_hello:
+            return
+        self._said_hello = True
+        self.player = player
+        steps = 0
+        try:
+            doc = self.store.load(player, "guided", kind=GUIDED_FORMAT)
+        except SaveFileError as error:
+            log.warning("guided hand of %s unreadable: %s", player, error)
+            self._keep_unreadable(player, "guided")
+            doc = None
+        if doc is not None:
+            coached, best = doc.get("coached"), doc.get("best")
+            if _step_count(coached) and _step_count(best):
+                steps = coached
+                self.best = max(self.best, best, coached)
+        if steps > self.coached and self.game.last_hand is None:
+            self.resume(steps)
+        self._save()
+        self.render()
+
+    def _restore_progress(self, values: Mapping[str, Any]) -> None:
+        """The steps this browser remembers having played (its storage, as the start page
+        reads it): the lesson stays marked however the hand on the table goes."""
+        done = {int(part) for part in str(values.get("solved", "")).split(",")
+                if part.strip().isdigit() and int(part) < len(COACHED)}  # fmt: skip
+        self.best = max(self.best, len(done))
+        self.render()
 
     def _panel(self) -> dict[str, Any]:
         tr = self.tr
@@ -162,6 +253,15 @@ class GuidedHand(FullGame):
             self.controller.actions = (step.button,)
         return {
             "kind": "full",
+            "wants_player": True,
+            # What the page keeps in the browser: the steps played (all of them: the lesson is
+            # done), read by the start page as a lesson's puzzles are.
+            "kept": {
+                "set": GUIDED_SET,
+                "solved": list(range(self.best)),
+                "total": len(COACHED),
+                "unit": "steps",
+            },
             "title": tr.ui("game.guide.title"),
             "puzzle": tr.ui(
                 "game.guide.step", number=tr.number(number), total=tr.number(len(COACHED))
@@ -171,7 +271,7 @@ class GuidedHand(FullGame):
             "solved_count": self.coached,
             "total": len(COACHED),
             "prompt": prompt,
-            "notice": "",
+            "notice": self.notice,
             "choices": [],
             "groups": [],
             "sheet": self._breakdown(),
@@ -184,6 +284,11 @@ class GuidedHand(FullGame):
             "why_label": tr.ui("game.full.why_label"),
             "skip_label": tr.ui("game.full.skip"),
         }
+
+
+def _step_count(value: Any) -> bool:
+    """A number of the coach's steps, as a save may hold it."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= len(COACHED)
 
 
 def guided_hand(lang: str = "en", *, pace: str = "normal") -> Any:

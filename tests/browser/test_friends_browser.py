@@ -3,15 +3,16 @@
 The host and the friend are two Chromium browsers, each with a profile of its own (its own
 storage, so its own seat token), as two people's browsers would be.
 
-- A two-player room made with the Invite button of an Urdu full game, joined through its link
-  by a Hindi reader: a third visitor is told the room is full (in Telugu), the friend closes the
-  tab and the same link returns them to their seat, and the hand is played to its end by
-  clicking, each page in its own language.
+- A two-player room made with the Invite button of an Urdu full game (the room opens in a new
+  tab, the game's page stays), joined through its link by a Hindi reader: a third visitor is
+  told the room is full (in Telugu), the friend closes the tab and the same link returns them
+  to their seat, and the hand is played to its end by clicking, each page in its own language.
 - A four-player room with two people (partners) and two computer players.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 from pathlib import Path
 
@@ -47,19 +48,36 @@ def reader(
     return page
 
 
-def invite(page: Page, voila_url: str, notebook: str) -> str:
-    """Open a full game, press Invite; the room page's link."""
+def invite(page: Page, voila_url: str, notebook: str) -> tuple[Page, str]:
+    """Open a full game, press Invite: the room page, opened in a new tab, and its link.  The
+    full game's page stays as it was."""
     page.goto(render_url(voila_url, notebook))
     page.wait_for_selector(".ct-full [data-ct-game='invite']", timeout=PAGE_TIMEOUT_MS)
-    page.locator("[data-ct-game='invite']").click()
-    page.wait_for_url(re.compile(r"play-together\.ipynb#room="), timeout=PAGE_TIMEOUT_MS)
-    link = page.locator("[data-ct-room-link]")
+    with page.context.expect_page(timeout=PAGE_TIMEOUT_MS) as opened:
+        page.locator("[data-ct-game='invite']").click()
+    room = opened.value
+    room.wait_for_url(re.compile(r"play-together\.ipynb#room="), timeout=PAGE_TIMEOUT_MS)
+    link = room.locator("[data-ct-room-link]")
     expect(link).to_be_visible(timeout=PAGE_TIMEOUT_MS)
     href = link.get_attribute("href") or ""
     # The same page and room (the link shows the code as read aloud, with its dash).
-    assert href.split("#")[0] == page.url.split("#")[0]
-    assert href.split("#room=")[1].replace("-", "") == page.url.split("#room=")[1]
-    return href
+    assert href.split("#")[0] == room.url.split("#")[0]
+    assert href.split("#room=")[1].replace("-", "") == room.url.split("#room=")[1]
+    expect(page.locator(".ct-room-note")).to_have_attribute("data-ct-room-tab", "opened")
+    assert "play-together" not in page.url
+    return room, href
+
+
+def close_all(pages: list[Page]) -> None:
+    """Close the pages, leaving their browsers' storage empty: the shared browser's player id
+    would otherwise make the next test's full game resume this test's."""
+    for page in dict.fromkeys(pages):
+        if page.is_closed():
+            continue
+        if page.url.startswith("http"):
+            with contextlib.suppress(Exception):
+                page.evaluate("() => window.localStorage.clear()")
+        page.close()
 
 
 def seat_rows(page: Page) -> Locator:
@@ -106,11 +124,12 @@ def test_two_browsers_urdu_and_hindi_play_a_hand_to_its_end(
     artifacts: Path,
 ) -> None:
     ur, hi, te = get_translator("ur"), get_translator("hi"), get_translator("te")
-    host = reader(browser_context, "ur", new_player=True)
+    lesson = reader(browser_context, "ur", new_player=True)
     friend = reader(second_browser, "hi")
-    pages = [host, friend]
+    pages = [lesson, friend]
     try:
-        link = invite(host, voila_url, f"{TEST_PREFIX}/widgets/fullgame_ur_2p.ipynb")
+        host, link = invite(lesson, voila_url, f"{TEST_PREFIX}/widgets/fullgame_ur_2p.ipynb")
+        pages.append(host)
         host_root = host.locator(".ct-root")
         expect(host_root).to_have_attribute("lang", "ur")
         expect(host_root).to_have_attribute("dir", "rtl")
@@ -173,19 +192,18 @@ def test_two_browsers_urdu_and_hindi_play_a_hand_to_its_end(
         host.screenshot(path=str(artifacts / "room-ur-hand-over.png"), full_page=True)
         friend.screenshot(path=str(artifacts / "room-hi-hand-over.png"), full_page=True)
     finally:
-        for page in pages:
-            if not page.is_closed():
-                page.close()
+        close_all(pages)
 
 
 def test_a_four_player_room_with_two_people_and_two_computers(
     browser_context: BrowserContext, second_browser: BrowserContext, voila_url: str
 ) -> None:
     en, ur = get_translator("en"), get_translator("ur")
-    host = reader(browser_context, "en", new_player=True)
+    lesson = reader(browser_context, "en", new_player=True)
     partner = reader(second_browser, "ur")
+    host = lesson
     try:
-        link = invite(host, voila_url, f"{TEST_PREFIX}/widgets/fullgame_en_4p.ipynb")
+        host, link = invite(lesson, voila_url, f"{TEST_PREFIX}/widgets/fullgame_en_4p.ipynb")
         partner.goto(link)
         expect(partner.locator(".ct-puzzle-number")).to_contain_text(
             ur.ui("room.you_are", seat=ur.seat("N")), timeout=PAGE_TIMEOUT_MS
@@ -208,5 +226,4 @@ def test_a_four_player_room_with_two_people_and_two_computers(
         expect(partner.locator(".ct-log")).to_contain_text(ur.seat("E"), timeout=STEP_MS)
         assert turns == 6
     finally:
-        host.close()
-        partner.close()
+        close_all([lesson, host, partner])

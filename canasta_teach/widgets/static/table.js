@@ -113,7 +113,7 @@ function render({ model, el }) {
     send({ action: "fonts" });
   }
   model.on("msg:custom", (msg, buffers) => {
-    if (msg && (msg.kind === "room_token" || msg.kind === "room_go")) { roomMessage(msg); return; }
+    if (msg && typeof msg.kind === "string" && msg.kind.startsWith("room_")) { roomMessage(msg); return; }
     if (!msg || msg.kind !== "fonts" || !Array.isArray(msg.faces)) return;
     msg.faces.forEach((face, i) => {
       if (!buffers || !buffers[i]) return;
@@ -508,7 +508,8 @@ function render({ model, el }) {
           return;
         }
       }
-      window.localStorage.setItem(key, JSON.stringify({ solved: progress.solved, total: progress.total }));
+      // "unit": what is counted when it is not puzzles (the guided hand's steps).
+      window.localStorage.setItem(key, JSON.stringify({ solved: progress.solved, total: progress.total, unit: progress.unit || undefined }));
     } catch (error) {
       // No storage (a private window, a sandbox): the lesson works, it only forgets.
     }
@@ -539,7 +540,10 @@ function render({ model, el }) {
         "aria-disabled": c.enabled === false ? "true" : null,
         "aria-pressed": c.pressed === undefined ? null : c.pressed ? "true" : "false",
         text: c.label,
-        onclick: () => send(c.id === "check" ? { action: "game", id: "check", values: sheetValues() } : { action: "game", id: c.id }),
+        onclick: () => {
+          if (c.new_tab) openRoomTab(c.new_tab); // a tab may only be opened by the click itself
+          send(c.id === "check" ? { action: "game", id: "check", values: sheetValues() } : { action: "game", id: c.id });
+        },
       });
     gameEl.append(
       h(
@@ -581,6 +585,8 @@ function render({ model, el }) {
     if (game.form) gameEl.append(drawForm(game.form));
     if (game.hint) gameEl.append(h("p", { class: "ct-hint", text: game.hint }));
     gameEl.append(h("div", { class: "ct-game-nav", role: "group", "aria-label": labels.game_controls || "" }, (game.controls || []).map(control)));
+    drawConfirm(game.confirm, control);
+    if (roomNote) gameEl.append(roomNote);
     if (game.next_lesson && game.next_lesson.href) {
       // A plain link to the next lesson beside this one (the set names it; Python checks it).
       gameEl.append(h("p", { class: "ct-next-lesson" },
@@ -672,18 +678,59 @@ function render({ model, el }) {
   function recall(key) {
     try { return window.localStorage.getItem(key); } catch (error) { return null; }
   }
+  // The language this browser reads the app in, kept as JSON as the start pages keep it
+  // (an older page kept it bare: both are read).
+  const LANGS = ["en", "ur", "hi", "te"];
+  const LANG_KEY = "canasta-teach:v1:lang";
+  function rememberLang(lang) {
+    if (LANGS.includes(lang)) remember(LANG_KEY, JSON.stringify(lang));
+  }
+  function recallLang() {
+    const raw = recall(LANG_KEY) || "";
+    let lang = raw;
+    try { lang = JSON.parse(raw); } catch (error) { /* kept bare */ }
+    return LANGS.includes(lang) ? lang : "";
+  }
+  // Invite: the room opens in a tab of its own, opened by the click (a page may open a tab
+  // only in answer to one) and pointed at the room when its code comes from the kernel.
+  let roomTab = null;
+  let roomNote = null; // what became of it, under the game's buttons (drawn by drawGame)
+  function openRoomTab(waiting) {
+    roomTab = null;
+    try { roomTab = window.open("", "_blank"); } catch (error) { roomTab = null; }
+    if (!roomTab) return; // blocked: the link is shown instead when the code comes
+    try {
+      roomTab.document.title = waiting;
+      roomTab.document.body.textContent = waiting;
+    } catch (error) { /* the tab is still there to be pointed at the room */ }
+  }
   function roomMessage(msg) {
+    if (msg.kind === "room_lang") { rememberLang(msg.lang); return; }
+    if (msg.kind === "room_failed") {
+      if (roomTab && !roomTab.closed) roomTab.close();
+      roomTab = null;
+      return;
+    }
     if (typeof msg.code !== "string" || typeof msg.token !== "string") return;
     remember(roomKey(msg.code), msg.token);
     if (msg.kind === "room_go") {
-      if (typeof msg.lang === "string") remember("canasta-teach:v1:lang", msg.lang);
-      window.location.assign(roomLink(msg.code));
+      rememberLang(msg.lang);
+      const link = roomLink(msg.code);
+      let opened = false;
+      if (roomTab && !roomTab.closed) {
+        try { roomTab.location.replace(link); opened = true; } catch (error) { opened = false; }
+      }
+      roomTab = null;
+      roomNote = h("p", { class: "ct-room-note", role: "status", "data-ct-room-tab": opened ? "opened" : "blocked" },
+        h("span", { text: (opened ? msg.opened : msg.blocked) || "" }), " ",
+        h("a", { class: "ct-button" + (opened ? "" : " ct-primary"), href: link, target: "_blank", rel: "noopener", "data-ct-room-go": "", text: msg.link || link }));
+      keepFocus(drawGame);
     }
   }
   function roomHello() {
     const match = /(?:^#|&)room=([^&]*)/.exec(window.location.hash || "");
     const room = match ? decodeURIComponent(match[1]).slice(0, 40) : "";
-    let lang = recall("canasta-teach:v1:lang") || "";
+    let lang = recallLang();
     if (!lang) {
       const wanted = (navigator.language || "en").slice(0, 2).toLowerCase();
       lang = ["ur", "hi", "te"].includes(wanted) ? wanted : "en";
@@ -698,7 +745,7 @@ function render({ model, el }) {
     helloSent = true;
     if (game.wants_room) { roomHello(); return; }
     // The language of the last lesson page with a game: a room page opens in it.
-    remember("canasta-teach:v1:lang", model.get("lang") || "en");
+    rememberLang(model.get("lang") || "en");
     let id = null;
     try {
       id = window.localStorage.getItem("canasta-teach:v1:player");
@@ -712,6 +759,23 @@ function render({ model, el }) {
       return; // no storage: the game is kept for this page only
     }
     send({ action: "game", id: "hello", values: { player: id } });
+  }
+
+  // "Start a new game? The game in progress will be lost.": asked in the panel, next to the
+  // button that asked it; the keyboard lands on "Keep playing" (nothing is lost by Enter).
+  let confirmShown = null;
+  function drawConfirm(confirm, control) {
+    if (!confirm) { confirmShown = null; return; }
+    const textId = "ct-confirm-" + Math.random().toString(36).slice(2);
+    const box = h("div", { class: "ct-confirm", role: "alertdialog", "aria-labelledby": textId, "data-ct-confirm": confirm.id },
+      h("p", { class: "ct-confirm-text", id: textId, text: confirm.text }),
+      h("div", { class: "ct-confirm-buttons" }, control({ ...confirm.yes, primary: true }), control(confirm.no)));
+    gameEl.append(box);
+    if (confirmShown !== confirm.id) {
+      confirmShown = confirm.id;
+      const keep = box.querySelector(`[data-ct-game="${CSS.escape(confirm.no.id)}"]`);
+      if (keep) setTimeout(() => keep.focus(), 0); // after keepFocus has put focus back
+    }
   }
 
   function drawTables(tables) {
