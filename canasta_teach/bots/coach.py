@@ -174,6 +174,11 @@ class CoachLimit:
     margin: float = 15.0  # ... and by this many points
 
 
+#: Hand and Foot's rounds are long and its rollouts slower: fewer worlds and candidates keep a
+#: round's review within the same time as a Classic hand's.
+HANDFOOT_LIMIT = CoachLimit(worlds=10, candidates=3)
+
+
 @dataclass(frozen=True)
 class Judgement:
     """One decision as the coach sees it: the learner's move, the best move the search found
@@ -195,10 +200,10 @@ def judge(state: State, seat: int, played: Move, limit: CoachLimit | None = None
     the same worlds dealt again from the learner's view."""
     from . import find_bot
 
-    limit = limit or CoachLimit()
+    handfoot = isinstance(state, HandFootState)
+    limit = limit or (HANDFOOT_LIMIT if handfoot else CoachLimit())
     moves = state.legal_moves()
     view = player_view(state, seat)
-    handfoot = isinstance(state, HandFootState)
     normal = find_bot("normal", seed=seed_to_int(_seed(view))).step(state).move
     candidates = _candidates(state, moves, normal, played, limit.candidates, handfoot)
     if len(candidates) == 1:

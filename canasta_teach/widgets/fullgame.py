@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from canasta_teach.bots import BOTS, Bot, Choice, find_bot
+from canasta_teach.bots.claims import reason_record
 from canasta_teach.engine import (
     CLASSIC2,
     CLASSIC4,
@@ -61,6 +62,7 @@ from canasta_teach.engine.rules import HAND_AND_FOOT
 from canasta_teach.engine.savefile import SaveFileError, game_from_json, game_to_json
 from canasta_teach.engine.state import Phase
 
+from .coaching import TableCoach
 from .table import CardTable, TableController, Translator, default_actions
 
 log = logging.getLogger(__name__)
@@ -318,6 +320,9 @@ class Playback:
 class FullGame:
     """A game to 5,000 between the learner (South) and computer players."""
 
+    #: Whether the table's coach may speak (the guided hand has its own, scripted one).
+    COACHED = True
+
     def __init__(
         self,
         translator: Translator,
@@ -363,7 +368,9 @@ class FullGame:
         self._parked: dict[str, dict[str, Any]] = {}
         self.pace = pace
         self.variant = variant
+        self._review_due = False
         self._new_game(players, level, mode, day, seed)
+        self.coach = TableCoach(self)
         self.controller = _GameTable(
             self.shown_state(),
             translator,
@@ -427,7 +434,11 @@ class FullGame:
         return bot.step(state).move
 
     def shown_state(self) -> State:
-        """The state the table shows: the ended hand until the learner moves on."""
+        """The state the table shows: a moment of the coach's review while it is open, else
+        the ended hand until the learner moves on."""
+        coach = getattr(self, "coach", None)
+        if coach is not None and coach.shown_state() is not None:
+            return coach.shown_state()
         if (self.awaiting_next or self.game.is_over) and self.game.last_hand is not None:
             return self.game.last_hand
         return self.game.state
@@ -451,12 +462,18 @@ class FullGame:
         return verdict, events
 
     def learner_moves(self, moves: Sequence[Move]) -> None:
-        """The learner's move (or a going-out plan of several), already checked legal."""
+        """The learner's move (or a going-out plan of several), already checked legal.  The
+        coach may stop it first with a warning (``TableCoach.screen``)."""
         self.hint = ""
         self.notice = ""
         self.confirming = None  # playing on answers "Start a new game?" with no
+        if self.coach.screen(list(moves)):
+            self.controller.message = {}
+            self.render()
+            return
         mark = len(self.game.moves)
         state = self.game.state
+        before = state.copy()
         hand_before = state.hands[LEARNER][:]
         last: tuple[Move, Verdict] | None = None
         for move in moves:
@@ -472,7 +489,9 @@ class FullGame:
             else:
                 self.controller.state = state  # the words compare the hand before and after
                 self.controller.say(*self.controller._success_text(last[0], last[1], hand_before))
+            self.coach.after_learner_move(last[0], before)
         self._run_bots()
+        self.coach.turn_begins()
         self._save()
         self.render()
 
@@ -531,6 +550,7 @@ class FullGame:
         del self.narration[:-NARRATION_KEPT]
 
     def _hand_ended(self) -> None:
+        self._review_due = True  # reviewed once the table has shown the hand's end (render)
         hand = self.game.hands[-1]
         we, they = hand.totals[LEARNER % 2], hand.totals[1 - LEARNER % 2]
         self._line(self._rounds_word("game.full.hand_scored", "game.full.hf.round_scored",
@@ -541,6 +561,8 @@ class FullGame:
 
     def _on_control(self, control: str) -> None:
         asked, self.confirming = self.confirming, None  # any other button answers "no"
+        if self.coach.control(control):
+            return
         if control in ("new", "daily"):
             self.ask_new_game(control)
         elif control == "confirm_new" and asked is not None:
@@ -658,9 +680,13 @@ class FullGame:
         self.notice = ""
         self.narration = []
         self._new_game(int(players), str(level), mode, None, seed)
+        self.coach.clear()
+        self.coach.review = None
+        self.coach.set(mode == "practice")  # daily (leaderboard) games are played alone
         self._set_table()
         self.controller.say("info", self.tr.ui("game.full.started"))
         self._run_bots()
+        self.coach.turn_begins()
         self._save()
         self.render()
 
@@ -682,9 +708,11 @@ class FullGame:
             return
         self.awaiting_next = False
         self.controller.message = {}
+        self.coach.clear()
         self._line(self._rounds_word("game.full.hand_starts", "game.full.hf.round_starts",
                                      number=self.game.state.hand_number), kind="hand")  # fmt: skip
         self._run_bots()
+        self.coach.turn_begins()
         self._save()
         self.render()
 
@@ -695,7 +723,9 @@ class FullGame:
             self.hint = self.tr.ui("game.full.hint_wait")
         else:
             choice = find_bot("normal", seed=f"{self.game.seed}/hint").step(state)
-            why = self.tr.bot_choice(choice.why, choice.facts)
+            # What the Hint says of its move are checked facts in the learner's view.
+            record = reason_record(state, LEARNER, choice.move)
+            why = self.tr.reason_words(record, voice="you")
             self.hint = self.tr.ui("game.full.hint", move=describe_move(self.tr, choice.move),
                                    why=why)  # fmt: skip
         self.render()
@@ -708,6 +738,7 @@ class FullGame:
             return
         mark = self.takebacks.pop()
         kept = self.takebacks
+        self.coach.clear()
         game = Game.replay(self.game.rules, self.game.seed, self.game.moves[:mark])
         self.game = game
         self.seats = self._make_seats()
@@ -786,6 +817,7 @@ class FullGame:
             "takebacks": list(self.takebacks),
             "awaiting_next": self.awaiting_next,
             "board_done": self.board_done,
+            "coach": self.coach.to_json(),
         }
 
     def _restore(self, doc: Mapping[str, Any]) -> None:
@@ -812,10 +844,12 @@ class FullGame:
         self.board_done = bool(doc.get("board_done"))
         self.narration = []
         self.variant = game.rules.family
+        self.coach.restore(doc.get("coach"))
         self._set_table()
         self.notice = self.tr.ui("game.full.restored")
         self._line(self.notice)
         self._run_bots()
+        self.coach.turn_begins()
 
     def _save(self) -> None:
         try:
@@ -992,6 +1026,8 @@ class FullGame:
             groups.append(_setting(tr.ui("game.full.players_label"), "players", sizes))
         paces = [(p, tr.ui(PACE_KEYS[p]), p == self.pace) for p in PACES]
         groups.append(_setting(tr.ui("game.full.pace_label"), "pace", paces))
+        if self.mode == "practice":  # daily (leaderboard) games are played without the coach
+            groups.append(self.coach.setting())
         form = None
         if self.mode == "daily" and self.game.is_over and not self.board_done:
             form = {"id": "board", "field": "name", "label": tr.ui("game.full.board.name_label"),
@@ -1023,6 +1059,7 @@ class FullGame:
             "hint": self.hint,
             "controls": controls,
             "confirm": self._confirm_box(),
+            "coach": self.coach.panel(),
             "stage": "over"
             if self.game.is_over
             else ("hand_over" if self.awaiting_next else "play"),  # fmt: skip
@@ -1044,7 +1081,21 @@ class FullGame:
         }
 
     def render(self) -> None:
-        """Send the panel and the table (one comm message)."""
+        """Send the panel and the table (one comm message); then, when a hand has just
+        ended, the coach reviews it and the panel is sent again with the review (the table
+        shows the hand's end at once, the review follows)."""
+        self._draw()
+        if self._review_due:
+            self._review_due = False
+            if self.coach.on:
+                self.coach.hand_ended()
+                self._save()
+                self._draw()
+
+    def _draw(self) -> None:
+        # A reviewed moment is only looked at: no action buttons on it.
+        looking_back = self.coach.looking_back
+        self.controller.actions = () if looking_back else default_actions(self.game.state)
         with self.widget.hold_sync():
             self.widget.game = self._panel()
             self.controller.state = self.shown_state()

@@ -115,6 +115,8 @@ def guided_state() -> State:
 class GuidedHand(FullGame):
     """The full game's table, playing the scripted hand with the coach's words."""
 
+    COACHED = False  # the script's coach speaks here, not the table's
+
     def __init__(self, translator: Translator, lang: str, *, pace: str = "normal",
                  store: Any = None) -> None:  # fmt: skip
         self.best = 0  # the most coach's steps ever played here (the lesson's progress)

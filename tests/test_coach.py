@@ -1,0 +1,215 @@
+"""The coach (``bots.coach``, ``widgets.coaching``): warnings, notes and the review after a
+hand, judged from the learner's view only, and what the full game's table does with them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from claims_oracle import holds
+
+from canasta_teach.bots import find_bot
+from canasta_teach.bots.coach import judge, note, review, set_aside_note, warn
+from canasta_teach.engine import CLASSIC2, CLASSIC4, Discard, Kind, Meld, State
+from canasta_teach.engine.determinize import determinize
+from canasta_teach.engine.game import Game
+from canasta_teach.engine.notation import parse_move, parse_position
+from canasta_teach.engine.rng import SplitMix64
+from canasta_teach.engine.rules import HAND_AND_FOOT
+from canasta_teach.i18n import get_translator
+from canasta_teach.widgets.coaching import learner_decisions
+from canasta_teach.widgets.fullgame import FullGame, SaveStore
+
+FEEDS = """\
+rules: classic4
+turn: S meld
+S: 6 9 J K Q 4 8
+W: ?11
+N: ?11
+E: ?11
+NS melds: A A A
+EW melds: 6 6 6 6
+pile: 8 10 J Q 5 7 9 10
+stock: rest
+"""
+
+
+def test_a_discard_that_gives_the_pile_away_is_warned_with_true_facts() -> None:
+    state = parse_position(FEEDS.replace("turn: S meld", "turn: E meld").replace(
+        "S: 6 9 J K Q 4 8", "S: ?7").replace("E: ?11", "E: 6 9 J K Q 4 8"))  # fmt: skip
+    # East's discard: South (North–South, with a meld of aces) plays next.
+    warning = warn(state, 3, Discard(Kind.ACE)) if state.hands[3][Kind.ACE] else None
+    assert warning is None  # East holds no ace: nothing to warn about
+    state = parse_position(FEEDS)
+    warning = warn(state, 0, Discard(Kind.SIX))
+    assert warning is not None
+    keys = {c.key for c in warning.claims}
+    assert {"gives_pile", "their_meld"} <= keys
+    for claim in warning.claims:
+        assert holds(claim.to_dict(), state, 0, Discard(Kind.SIX))
+    assert isinstance(warning.instead, Discard) and warning.instead.card != Kind.SIX
+    assert warn(state, 0, warning.instead) is None  # what it suggests is not itself warned
+
+
+def test_no_warning_when_every_discard_feeds_or_the_pile_is_small() -> None:
+    every = parse_position(FEEDS.replace("S: 6 9 J K Q 4 8", "S: 6 6 Q").replace(
+        "EW melds: 6 6 6 6", "EW melds: 6 6 6 6 | Q Q Q"))  # fmt: skip
+    assert warn(every, 0, Discard(Kind.SIX)) is None  # a queen would feed the pile too
+    small = parse_position(FEEDS.replace("pile: 8 10 J Q 5 7 9 10", "pile: 8"))
+    assert warn(small, 0, Discard(Kind.SIX)) is None
+
+
+def test_notes_ask_the_partner_and_say_what_a_set_aside_lacks() -> None:
+    can_go_out = parse_position(
+        """\
+        rules: classic4
+        turn: S meld
+        S: K K 9
+        W: ?11
+        N: ?11
+        E: ?11
+        NS melds: K K K K K | A A A
+        pile: 4
+        stock: rest
+        """
+    )
+    said = note(can_go_out, 0)
+    assert said is not None and said.key == "ask_partner"
+    short = parse_position(FEEDS.replace("NS melds: A A A\n", "").replace(
+        "S: 6 9 J K Q 4 8", "S: 5 5 5 9 K Q 4"))  # fmt: skip
+    short.play(Meld((Kind.FIVE, Kind.FIVE, Kind.FIVE)))
+    said = set_aside_note(short, 0)
+    assert said is not None and said.key == "set_aside_short"
+    assert said.params["missing"] == 35  # 15 of 50 points set aside
+
+
+def _reached(rules: object, seed: str, moves: int) -> State:
+    game = Game(rules, seed)  # type: ignore[arg-type]
+    bots = [find_bot("normal", seed=s) for s in range(game.rules.players)]
+    for _ in range(moves):
+        if game.is_over:
+            break
+        game.apply(bots[game.state.to_move].step(game.state).move)
+    return game.state
+
+
+@pytest.mark.parametrize("rules", [CLASSIC4, CLASSIC2, HAND_AND_FOOT], ids=lambda r: r.name)
+def test_the_coach_does_not_peek(rules: object) -> None:
+    """A position and worlds dealt again from the learner's view get the same judgements,
+    warnings and notes: the coach never used a card the learner could not see."""
+    checked = 0
+    for n, steps in enumerate((13, 27, 41, 66, 90)):
+        state = _reached(rules, f"peek:{n}", steps)
+        if state.is_over:
+            continue
+        seat = state.to_move
+        moves = state.legal_moves()
+        played = moves[-1]
+        verdict = judge(state, seat, played)
+        warned = [warn(state, seat, m) for m in moves]
+        for w in range(2):
+            world = determinize(state, seat, SplitMix64(f"coach-world:{w}"))
+            assert judge(world, seat, played) == verdict
+            assert [warn(world, seat, m) for m in moves] == warned
+            assert note(world, seat) == note(state, seat)
+        checked += 1
+    assert checked >= 3
+
+
+def test_the_peeking_check_can_fail() -> None:
+    # A "coach" that read another player's hand would differ between worlds.
+    state = _reached(CLASSIC4, "peek:1", 27)
+    seat = state.to_move
+    other = (seat + 1) % 4
+    seen = {tuple(determinize(state, seat, SplitMix64(f"w{w}")).hands[other]) for w in range(4)}
+    assert len(seen) > 1
+
+
+def test_a_review_names_at_most_three_costly_decisions_with_true_facts() -> None:
+    game = Game(CLASSIC4, "review")
+    bots = [find_bot("easy" if s == 0 else "normal", seed=s) for s in range(4)]
+    while not game.hands:
+        game.apply(bots[game.state.to_move].step(game.state).move)
+    decisions = learner_decisions(game, 0)
+    assert decisions and all(state.to_move == 0 for _, state, _ in decisions)
+    for index, state, move in decisions:  # each is the real state before that move
+        again = Game.replay(game.rules, game.seed, game.moves[:index]).state
+        assert again == state and parse_move(game.moves[index]) == move
+    moments = review(decisions, 0)
+    assert len(moments) <= 3
+    assert [m.index for m in moments] == sorted(m.index for m in moments)
+    by_index = {index: (state, move) for index, state, move in decisions}
+    for moment in moments:
+        state, move = by_index[moment.index]
+        assert moment.played == move and moment.best != move and moment.cost >= 10
+        assert moment.best in state.legal_moves()
+        for claim in moment.why_best:
+            assert holds(claim.to_dict(), state, 0, moment.best)
+        for claim in moment.why_not:
+            assert holds(claim.to_dict(), state, 0, moment.played)
+
+
+# ---------------------------------------------------------------------------- at the table
+
+
+def _table(tmp_path: Path, **options: object) -> FullGame:
+    return FullGame(get_translator("en"), "en", store=SaveStore(tmp_path), **options)  # type: ignore[arg-type]
+
+
+def test_the_table_stops_a_feeding_discard_until_the_learner_insists(tmp_path: Path) -> None:
+    game = _table(tmp_path, seed="coach-table")
+    game.game.state = parse_position(FEEDS)
+    game.render()
+    before = game.game.state.snapshot()
+    game.learner_moves([Discard(Kind.SIX)])
+    coach = game.widget.game["coach"]
+    assert coach["kind"] == "warning" and "East" in coach["text"]
+    assert {a["id"] for a in coach["actions"]} == {"coach:again", "coach:anyway"}
+    assert game.game.state.snapshot() == before  # nothing was played
+    game._on_control("coach:again")
+    assert game.widget.game["coach"] is None or game.widget.game["coach"]["kind"] != "warning"
+    assert game.game.state.snapshot() == before
+    game.learner_moves([Discard(Kind.SIX)])
+    game._on_control("coach:anyway")
+    assert game.game.moves[-1] == "discard 6" or "discard 6" in game.game.moves
+
+
+def test_the_coach_can_be_turned_off_and_is_off_in_daily_games(tmp_path: Path) -> None:
+    game = _table(tmp_path, seed="coach-off")
+    assert game.coach.on and any(g["id"] == "coach" for g in game.widget.game["groups"])
+    game._on_control("coach:off")
+    game.game.state = parse_position(FEEDS)
+    game.learner_moves([Discard(Kind.SIX)])
+    assert "discard 6" in game.game.moves
+    daily = _table(tmp_path, mode="daily")
+    assert not daily.coach.on
+    assert not any(g["id"] == "coach" for g in daily.widget.game["groups"])
+
+
+def test_after_a_hand_the_review_opens_its_moments_on_the_table(tmp_path: Path) -> None:
+    game = _table(tmp_path, seed="coach-review", players=2, pace="instant")
+    learner = find_bot("easy", seed=9)
+    for _ in range(400):
+        if game.awaiting_next or game.game.is_over:
+            break
+        game.learner_moves([learner.step(game.game.state).move])
+        if game.coach.stopped is not None:
+            game._on_control("coach:anyway")
+    assert game.awaiting_next and game.coach.review is not None
+    box = game.widget.game["coach"]
+    assert box["kind"] == "review"
+    if not game.coach.review:
+        return
+    moment = game.coach.review[0]
+    game._on_control("coach:show:0")
+    shown = game.controller.state
+    expected = Game.replay(game.game.rules, game.game.seed, game.game.moves[: moment["index"]])
+    assert shown == expected.state
+    assert game.widget.view["actions"] == []  # a past moment is only looked at
+    assert "The coach would" in game.widget.game["coach"]["text"]
+    game._on_control("coach:back")
+    assert game.controller.state == game.game.last_hand
+    # The review is kept with the game.
+    again = _table(tmp_path, seed="other")
+    again._restore(game.to_json())
+    assert again.coach.review == game.coach.review
