@@ -34,7 +34,7 @@ from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from canasta_teach.bots import BOTS, Bot, Choice, find_bot
+from canasta_teach.bots import BOTS, Bot, find_bot
 from canasta_teach.engine import (
     CLASSIC2,
     CLASSIC4,
@@ -411,11 +411,14 @@ class FullGame:
             mover = state.to_move
             was_question = state.phase is Phase.ANSWER
             choice = seat.bot.step(state)
+            # The partner's reason is kept before the move changes the position it speaks of.
+            reason = reason_record(choice) if self.players == 4 and mover == 2 else None
             verdict, _events = self.submit(mover, choice.move)
             if not verdict.legal:  # pragma: no cover - bots choose among legal moves
                 log.error("bot at seat %s chose a refused move %s", mover, choice.move)
                 break
-            self._explain(mover, choice)
+            if reason is not None:
+                self._explain(mover, reason)
             if was_question and isinstance(choice.move, Answer) and mover == 2:
                 key = "msg.partner_yes" if choice.move.yes else "msg.partner_no"
                 self.controller.say("info", self.tr.ui(key))
@@ -426,12 +429,10 @@ class FullGame:
         # The last picture is the table itself: the browser replays the ones before it.
         self.playback = Playback(frames[:-1] if frames else [])
 
-    def _explain(self, seat: int, choice: Choice) -> None:
-        """The partner says why it moved (one sentence, from its own reasoning), on its own
-        move's line: the first line of its events for this move, never the next seat's."""
-        if self.players != 4 or seat != 2:
-            return
-        self.narration.explain(self._move_lines, seat, reason_record(choice))
+    def _explain(self, seat: int, reason: Mapping[str, Any]) -> None:
+        """The partner says why it moved (``narration.reason_record``), on its own move's
+        line: the first line of its events for this move, never the next seat's."""
+        self.narration.explain(self._move_lines, seat, reason)
 
     def _hand_ended(self) -> None:
         hand = self.game.hands[-1]
