@@ -122,6 +122,7 @@ def test_a_hand_to_its_end_and_no_message_holds_a_hidden_card(rooms: Rooms) -> N
     assert host.snapshot is not None and host.snapshot.doc["game"]["awaiting_next"]
     assert host.widget.game["stage"] == friend.widget.game["stage"] == "hand_over"
     assert host.widget.game["sheet"] and friend.widget.game["sheet"]
+    assert host.widget.game["sheet"]["hands"]["seats"][1]["cards"]  # the hand over: face up
     friend_token = None
     doc = host.snapshot.doc
     secrets = {
@@ -130,7 +131,7 @@ def test_a_hand_to_its_end_and_no_message_holds_a_hidden_card(rooms: Rooms) -> N
         *(s.get("token") for s in doc["seats"] if s.get("token")),
     }
     for recorder, table in ((host_log, host), (friend_log, friend)):
-        views = 0
+        views = panels = 0
         for i, (data, state) in enumerate(recorder.sent):
             text = json.dumps(data, ensure_ascii=False)
             own = recorder.customs()
@@ -140,6 +141,11 @@ def test_a_hand_to_its_end_and_no_message_holds_a_hidden_card(rooms: Rooms) -> N
                 assert secret not in text
             if table is friend:
                 friend_token = next((c["token"] for c in own), None)
+            panel = data.get("state", {}).get("game") or {}
+            if panel.get("stage") == "play":
+                # Everyone's leftover cards are shown once the hand is over, never during it.
+                assert not panel.get("sheet"), panel.get("sheet")
+                panels += 1
             view = data.get("state", {}).get("view")
             if not view or view.get("hidden"):
                 continue
@@ -152,7 +158,7 @@ def test_a_hand_to_its_end_and_no_message_holds_a_hidden_card(rooms: Rooms) -> N
                 ctl.state = kept
                 mine = {key: value for key, value in view.items() if key != "narration"}
                 assert json.dumps(other, sort_keys=True) == json.dumps(mine, sort_keys=True)
-        assert views > 20
+        assert views > 20 and panels  # (a panel is sent again only when it changes)
     assert friend_token and friend_token not in json.dumps([d for d, _ in host_log.sent])
     assert token_hash(friend_token) in json.dumps(doc)
 

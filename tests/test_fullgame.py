@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from canasta_teach.engine import Answer, AskPartner, Move
+from canasta_teach.engine import Answer, AskPartner, Draw, Move
 from canasta_teach.engine.game import Game
 from canasta_teach.engine.state import Phase
 from canasta_teach.i18n import LANGUAGES, get_translator
@@ -112,8 +112,14 @@ def test_take_back_restores_the_position_in_practice_only(tmp_path: Path) -> Non
 def test_hint_suggests_a_legal_move_and_says_why(tmp_path: Path) -> None:
     game = new_game(tmp_path, seed="hint")
     game.controller.intent({"action": "game", "id": "hint"})
-    assert game.widget.game["hint"].startswith("A good move now: draw from the stock")
-    assert "“I " in game.widget.game["hint"]
+    hint = game.widget.game["hint"]
+    assert hint.startswith("A good move now: draw from the stock")
+    # Its why is facts in the learner's view (``bots.claims``), not a bot's "I ...".
+    from canasta_teach.bots.claims import reason_record
+
+    record = reason_record(game.game.state, 0, Draw())
+    words = game.tr.reason_words(record, voice="you")
+    assert words and hint.endswith(words) and "“I " not in hint
 
 
 def test_the_partner_question_goes_both_ways(tmp_path: Path) -> None:

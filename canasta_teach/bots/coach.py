@@ -315,8 +315,9 @@ def review(decisions: Sequence[tuple[int, State, Move]], seat: int,
             continue
         why_best = said(claims_for(state, seat, verdict.best))
         why_not = said(claims_for(state, seat, played))
-        found.append(Moment(index, played, verdict.best, int(round(verdict.cost / 10) * 10) or 10,
-                            why_best, why_not, mistake(state, seat, played, verdict.best)))  # fmt: skip
+        cost = int(round(verdict.cost / 10) * 10) or 10  # "about N points": tens are enough
+        named = mistake(state, seat, played, verdict.best)
+        found.append(Moment(index, played, verdict.best, cost, why_best, why_not, named))
     found.sort(key=lambda m: (-m.cost, m.index))
     return sorted(found[:REVIEWED], key=lambda m: m.index)
 

@@ -64,6 +64,7 @@ from .state import (
     MeldGroup,
     State,
     _cached_move,
+    gained_tokens,
     seat_name,
 )
 
@@ -611,13 +612,14 @@ class HandFootState(State):
             card = self.stock.pop()
             while card == RED3:  # H-RED-1: laid down at once and replaced
                 self.red_threes[seat % 2] += 1
-                self._event("red_three", seat, count=1)
                 if not self.stock:
+                    self._red_three_event(seat, "drawn", None)
                     if drawn:
                         self._event("drew", seat, count=drawn)
                     self._end_hand("stock", seat)
                     return
                 card = self.stock.pop()
+                self._red_three_event(seat, "drawn", card)
             hand[card] += 1
             drawn += 1
         self._event("drew", seat, count=drawn)
@@ -676,7 +678,8 @@ class HandFootState(State):
         top = taken.pop()
         if self._events is not None:
             self._event("took_pile", seat, size=count, top=TOKENS[top],
-                        cards=[TOKENS[k] for k in cards])  # fmt: skip
+                        cards=[TOKENS[k] for k in cards],
+                        gained=gained_tokens(taken))  # fmt: skip
         if not self.down[team]:
             self._lay_staged()
         self._place(team, top, 1 + cards.count(top), cards.count(JOKER), cards.count(TWO))
@@ -685,7 +688,7 @@ class HandFootState(State):
         for k in taken:
             if k == RED3:
                 self.red_threes[team] += 1  # no replacement, as in Classic (H-RED-1)
-                self._event("red_three", seat, count=1)
+                self._red_three_event(seat, "pile", None)
             else:
                 hand[k] += 1
         self._learn(seat, [k for k in taken if k != RED3])

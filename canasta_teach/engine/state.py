@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from itertools import compress
 from typing import Any
@@ -223,21 +223,35 @@ class Event:
     """Something that happened at the table when a move was applied, as every player saw it.
 
     ``code`` names it (``event.<code>`` in the catalogs), ``seat`` is who did it, ``params``
-    its public facts (JSON-ready: counts and card tokens; never a card nobody else saw).
-    Codes: ``drew`` (count), ``red_three`` (count: laid down and, from the stock, replaced),
-    ``took_pile`` (size, top, cards), ``melded`` (cards), ``set_aside`` (cards), ``added`` (rank,
-    cards), ``went_down`` (the team's first meld is on the table), ``taken_back``
-    (cards set aside below the minimum go back to the hand), ``discarded`` (card), ``asked``,
-    ``answered`` (yes), ``penalty`` (points: said yes and did not go out), ``turn`` (the next
-    player's turn begins), ``hand_over`` (how).
+    its public facts (JSON-ready: counts and card tokens; never a card nobody else saw), and
+    ``private`` what ``seat`` alone saw (the card that replaced its red three), for that seat's
+    own words only.
+    Codes: ``drew`` (count), ``red_three`` (count, source: "dealt" (in the hand at the start of
+    a turn), "drawn" (from the stock) or "pile" (came with the pile); replaced: whether a card
+    from the stock took its place, private card: that card), ``took_pile`` (size, top, cards;
+    gained: the pile's cards that came into the hand, all seen face up), ``melded`` (cards),
+    ``set_aside`` (cards), ``added`` (rank, cards), ``went_down`` (the team's first meld is on
+    the table), ``taken_back`` (cards set aside below the minimum go back to the hand),
+    ``discarded`` (card), ``asked``, ``answered`` (yes), ``penalty`` (points: said yes and did
+    not go out), ``turn`` (the next player's turn begins), ``hand_over`` (how).
     """
 
     code: str
     seat: int
     params: dict[str, Any]
+    private: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "seat": self.seat, "params": dict(self.params)}
+        out = {"code": self.code, "seat": self.seat, "params": dict(self.params)}
+        if self.private:
+            out["private"] = dict(self.private)
+        return out
+
+
+def gained_tokens(cards: Sequence[int]) -> list[str]:
+    """The cards a pickup brings into the hand (``took_pile``'s ``gained``): the red threes
+    go down instead; highest first, wild cards last, as a learner would sort them."""
+    return [TOKENS[k] for k in sorted(cards, reverse=True) if k != RED3]
 
 
 def deck() -> list[int]:
@@ -995,20 +1009,32 @@ class State:
         self.phase = _MELD_PHASE
         self._event("answered", self.partner(self.current), yes=move.yes)
 
+    def _red_three_event(self, seat: int, source: str, replacement: int | None) -> None:
+        """A red three went down; ``replacement``: the card from the stock that took its place
+        (None: nothing did), which only ``seat`` sees."""
+        if self._events is None:
+            return
+        params = {"count": 1, "source": source, "replaced": replacement is not None}
+        private = {} if replacement is None else {"card": TOKENS[replacement]}
+        self._events.append(Event("red_three", seat, params, private))
+
     def _lay_red_three(self, seat: int) -> bool:
-        """Lay a red three and draw its replacement; False when the hand ended (C-END-2)."""
+        """Lay a red three held in the hand and draw its replacement; False when the hand
+        ended (C-END-2)."""
         self.red_threes[seat % 2] += 1
-        self._event("red_three", seat, count=1)
         if not self.stock:
+            self._red_three_event(seat, "dealt", None)
             return True
         card = self.stock.pop()
+        self._red_three_event(seat, "dealt", card)
         while card == RED3:
             self.red_threes[seat % 2] += 1
-            self._event("red_three", seat, count=1)
             if not self.stock:
+                self._red_three_event(seat, "drawn", None)
                 self._end_hand("stock", seat)
                 return False
             card = self.stock.pop()
+            self._red_three_event(seat, "drawn", card)
         self.hands[seat][card] += 1
         return True
 
@@ -1053,13 +1079,14 @@ class State:
             card = self.stock.pop()
             while card == RED3:  # C-RED-1: laid down at once and replaced
                 self.red_threes[seat % 2] += 1
-                self._event("red_three", seat, count=1)
                 if not self.stock:
+                    self._red_three_event(seat, "drawn", None)
                     if drawn:
                         self._event("drew", seat, count=drawn)
                     self._end_hand("stock", seat)  # C-END-2: a red three as last card
                     return
                 card = self.stock.pop()
+                self._red_three_event(seat, "drawn", card)
             hand[card] += 1
             drawn += 1
         self._event("drew", seat, count=drawn)
@@ -1101,7 +1128,8 @@ class State:
         top = self.pile.pop()
         if self._events is not None:
             self._event("took_pile", seat, size=size, top=TOKENS[top],
-                        cards=[TOKENS[k] for k in cards])  # fmt: skip
+                        cards=[TOKENS[k] for k in cards],
+                        gained=gained_tokens(self.pile))  # fmt: skip
         naturals = 1 + cards.count(top)
         jokers = cards.count(JOKER)
         twos = cards.count(TWO)
@@ -1121,7 +1149,7 @@ class State:
             for k in self.pile:
                 if k == RED3:
                     self.red_threes[team] += 1  # C-RED-1: no replacement
-                    self._event("red_three", seat, count=1)
+                    self._red_three_event(seat, "pile", None)
                 else:
                     hand[k] += 1
             self._learn(seat, [k for k in self.pile if k != RED3])

@@ -45,6 +45,18 @@ SEATS: tuple[str, ...] = ("S", "W", "N", "E")
 TEAMS: tuple[str, ...] = ("NS", "EW", "S", "N")
 _TEAM_ALIASES = {"SN": "NS", "WE": "EW"}
 _TOKEN_ALIASES = {"T": "10", "JOKER": "JK", "*": "JK"}
+#: Events told in the second person when they are the reader's own (``event.you.<rest>``).
+YOU_EVENTS: frozenset[str] = frozenset(
+    {"event.drew", "event.took_pile", "event.took_pile.gained", "event.red_three",
+     "event.red_three.dealt", "event.red_three.drawn", "event.red_three.pile",
+     "event.red_three.last", "event.melded", "event.set_aside", "event.added",
+     "event.went_down", "event.taken_back", "event.discarded", "event.asked",
+     "event.answered_yes", "event.answered_no", "event.penalty", "event.hand_over.out",
+     "event.hand_over.concealed", "event.round_over.out", "event.foot"}
+)  # fmt: skip
+#: Of those, the ones whose words are a count's plural entry (the count in ``_EVENT_COUNTS``).
+_EVENT_COUNTS = {"event.drew": "count", "event.took_pile": "size",
+                 "event.took_pile.gained": "size", "event.foot": "count"}  # fmt: skip
 
 
 class UnknownLanguage(ValueError):
@@ -377,15 +389,21 @@ class Translator:
 
     # ------------------------------------------------------------------ events
 
-    def event(self, event: Any, players: int = 4) -> str:
+    def event(self, event: Any, players: int = 4, you: int | None = None) -> str:
         """One thing that happened at the table (``engine.Event`` or its ``to_dict()``), as a
-        sentence: "West took the discard pile: 6 cards, with a king on top." """
+        sentence: "West took the discard pile: 6 cards, with a king on top."
+
+        ``you``: the reader's seat.  The reader's own moves are told in the second person
+        ("You drew two cards."), and only there the event's private facts are said (the card
+        that replaced the reader's red three); another seat's never are."""
         from canasta_teach.engine.view import seat_names, team_names
 
         if isinstance(event, Mapping):
             code, seat, facts = event["code"], int(event["seat"]), dict(event.get("params", {}))
+            private = dict(event.get("private") or {})
         else:
             code, seat, facts = event.code, event.seat, dict(event.params)
+            private = dict(getattr(event, "private", None) or {})
         seats, teams = seat_names(players), team_names(players)
         params: dict[str, Any] = {
             "seat": self.seat(seats[seat]),
@@ -411,11 +429,30 @@ class Translator:
             key = f"event.pile.{facts.get('kind', 'clean')}"
         if code == "hand_over" and "round" in facts:
             key = f"event.round_over.{facts.get('how', 'out')}"  # Hand and Foot
-        if code == "foot":
-            return self.ntext("engine", "event.foot", int(facts.get("count", 13)), **params)
-        if code in ("drew", "took_pile"):
-            count = int(facts.get("count", facts.get("size", 1)))
-            return self.ntext("engine", key, count, **params)
+        if code == "red_three" and facts.get("source") in ("dealt", "drawn", "pile"):
+            # C-RED-1 / H-RED-1: one from the hand or the stock is replaced from the stock
+            # (unless the stock is empty); one that came with the pile never is.
+            source = facts["source"]
+            replaced = bool(facts.get("replaced")) and source != "pile"
+            key = f"event.red_three.{source}" if replaced or source == "pile" else (
+                "event.red_three.last")  # fmt: skip
+        if code == "took_pile" and facts.get("gained"):
+            key = "event.took_pile.gained"
+            params["gained"] = self.cards(facts["gained"])
+        mine = you is not None and (
+            seat == you or code == "went_down" and seat % 2 == you % 2  # the team's news
+        )
+        if mine and key in YOU_EVENTS:
+            if key in ("event.red_three.dealt", "event.red_three.drawn"):
+                if "card" in private:
+                    params["card"] = self.card(private["card"], 1)
+                    key = key.replace("event.", "event.you.", 1)
+            else:
+                key = key.replace("event.", "event.you.", 1)
+        counted = _EVENT_COUNTS.get(key.replace("event.you.", "event.", 1))
+        if counted is not None:
+            default = 13 if code == "foot" else 1
+            return self.ntext("engine", key, int(facts.get(counted, default)), **params)
         return self.text("engine", key, **params)
 
     # ------------------------------------------------------------------ reasons

@@ -41,17 +41,15 @@ from canasta_teach.rooms.room import LEVELS, VARIANTS, humans
 
 from .fullgame import (
     LEVEL_KEYS,
-    NARRATION_KEPT,
-    OWN_QUIET,
     PLAYER_KEYS,
     VARIANT_KEYS,
-    Line,
     _GameTable,
     _labels,
     _setting,
     _signed,
     breakdown_sheet,
 )
+from .narration import Narration
 from .table import (
     FONT_FAMILIES,
     RTL_LANGUAGES,
@@ -85,8 +83,8 @@ class RoomTable:
         self.seat = 0
         self.snapshot: Snapshot | None = None
         self.replica: Game | None = None
-        self.narration: list[Line] = []
-        self._line_no = 0
+        self.narration = Narration()
+        self._own_events: list[Event] = []  # what this seat's last move did (its message)
         self._notes_seen = 0
         self.error = ""  # a room error in words (shown instead of the room)
         self.notice = ""
@@ -182,11 +180,10 @@ class RoomTable:
             or replica.seed != record["seed"]
             or replica.moves != moves[: len(replica.moves)]
         ):
+            # A game seen for the first time (a return, in a new kernel) or a new game: its
+            # moves so far are narrated as they are replayed (the last lines are kept).
             replica = Game(preset(record["rules"]), record["seed"])
-            quiet = True  # a game seen for the first time (a return): no replay of old news
             self._set_table(replica)
-        else:
-            quiet = False
         for text in moves[len(replica.moves) :]:
             mover = replica.state.to_move
             hand_before = replica.state.hand_number
@@ -194,11 +191,12 @@ class RoomTable:
             if not verdict.legal:  # pragma: no cover - the authority checked it
                 log.error("room %s: recorded move %s refused", self.code, text)
                 break
-            if not quiet:
-                self._narrate(mover, events)
-                ended = replica.last_hand
-                if ended is not None and ended.hand_number == hand_before and ended.is_over:
-                    self._hand_ended(replica)
+            if mover == self.seat:
+                self._own_events = events
+            self.narration.events(events)
+            ended = replica.last_hand
+            if ended is not None and ended.hand_number == hand_before and ended.is_over:
+                self._hand_ended(replica)
         self.replica = replica
 
     def _mine(self, doc: dict[str, Any]) -> bool:
@@ -223,32 +221,17 @@ class RoomTable:
             seat = note.get("seat", -1)
             if note["code"] == "created" or seat == self.seat and note["code"] == "joined":
                 continue
-            who = self.tr.seat(names[seat]) if 0 <= seat < len(names) else ""
-            self._line(self.tr.ui(f"room.note.{note['code']}", seat=who), seat=seat)
-
-    def _narrate(self, mover: int, events: Sequence[Event]) -> None:
-        players = self.replica.rules.players if self.replica else 4
-        for event in events:
-            if event.code == "turn" or event.seat == self.seat and event.code in OWN_QUIET:
-                continue
-            try:
-                text = self.tr.event(event, players)
-            except Exception:  # noqa: BLE001 - a missing sentence must not stop the game
-                log.exception("no sentence for event %r", event)
-                continue
-            self._line(text, seat=event.seat, kind="hand" if event.code == "hand_over" else "event")
+            # The seat's name is said in the reader's language when the line is drawn.
+            who = seat if 0 <= seat < len(names) else -1
+            self.narration.say(f"room.note.{note['code']}", seat=seat, seats={"seat": who})
 
     def _hand_ended(self, game: Game) -> None:
         hand = game.hands[-1]
         mine = self.seat % 2
         key = "game.full.hf.round_scored" if game.rules.rounds else "game.full.hand_scored"
-        self._line(self.tr.ui(key, number=len(game.hands), we=_signed(hand.totals[mine]),
-                              they=_signed(hand.totals[1 - mine])), kind="hand")  # fmt: skip
-
-    def _line(self, text: str, *, seat: int = -1, kind: str = "info") -> None:
-        self._line_no += 1
-        self.narration.append(Line(self._line_no, text, seat=seat, kind=kind))
-        del self.narration[:-NARRATION_KEPT]
+        self.narration.say(key, kind="hand", number=len(game.hands),
+                           we=_signed(hand.totals[mine]),
+                           they=_signed(hand.totals[1 - mine]))  # fmt: skip
 
     # ------------------------------------------------------------------ watching
 
@@ -326,6 +309,7 @@ class RoomTable:
         last: tuple[Move, Verdict] | None = None
         hand_before = self.controller.state.hands[self.seat][:]
         state_before = self.controller.state
+        self._own_events = []
         for move in moves:
             try:
                 verdict = self.rooms.submit(self.code, self.token, move)
@@ -344,7 +328,8 @@ class RoomTable:
                 self.controller.say("success", self.tr.ui("msg.went_out"))
             else:
                 self.controller.state = state_before
-                self.controller.say(*self.controller._success_text(last[0], last[1], hand_before))
+                self.controller.say(*self.controller._success_text(*last, hand_before,
+                                                                   self._own_events))  # fmt: skip
         self.render()
 
     def _act(self, what: str, *args: Any) -> None:
@@ -445,8 +430,8 @@ class RoomTable:
             self.widget.font = FONT_FAMILIES.get(tr.lang, FONT_FAMILIES["en"])
             self.widget.labels = _labels(tr, state.players, state.rules.family)
             self.widget.message = {}
-            # The narration so far was in the old language: start afresh.
-            self.narration = []
+            # The narration keeps what happened, not words: drawn again, it reads in the new
+            # language.
             if self.code is not None:
                 with contextlib.suppress(RoomError):
                     self.rooms.join(self.code, self.token, tr.lang)
@@ -674,7 +659,8 @@ class RoomTable:
                 view = self.controller.table_view()
             else:
                 view = {"hidden": True}
-            view["narration"] = [line.to_dict() for line in self.narration]
+            players = self.replica.rules.players if self.replica is not None else 4
+            view["narration"] = self.narration.shown(self.tr, players, self.seat)
             self.widget.view = view
 
 

@@ -37,7 +37,7 @@ from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from canasta_teach.bots import BOTS, Bot, Choice, find_bot
+from canasta_teach.bots import BOTS, Bot, find_bot
 from canasta_teach.bots.claims import reason_record
 from canasta_teach.engine import (
     CLASSIC2,
@@ -63,6 +63,8 @@ from canasta_teach.engine.savefile import SaveFileError, game_from_json, game_to
 from canasta_teach.engine.state import Phase
 
 from .coaching import TableCoach
+from .narration import Line, Narration
+from .narration import reason_record as narrated_reason
 from .table import CardTable, TableController, Translator, default_actions
 
 log = logging.getLogger(__name__)
@@ -71,11 +73,11 @@ log = logging.getLogger(__name__)
 PACES: dict[str, int] = {"slow": 1800, "normal": 1000, "fast": 450, "instant": 0}
 MODES = ("practice", "daily")
 SAVE_FORMAT = "canasta-teach/table"
-SAVE_VERSION = 1
+#: 2: the narration is kept too (``Narration.to_json``); a save of version 1 has none.
+SAVE_VERSION = 2
+READABLE_VERSIONS = (1, 2)
 #: The learner sits South (seat 0) at both tables; the partner (four players) sits North.
 LEARNER = 0
-#: Lines of narration kept (older ones scroll away).
-NARRATION_KEPT = 60
 #: A browser's id for its saved game: letters, digits and dashes (a UUID), nothing else.
 PLAYER_ID = re.compile(r"[A-Za-z0-9-]{8,40}")
 #: Computer moves in a row before the table stops to wait (a safety net, never reached in play).
@@ -107,11 +109,6 @@ MOVE_KEYS = {
     AskPartner: "game.full.move.ask",
     LayDown: "game.full.move.lay_down",
 }
-#: Events of the learner's own moves are not narrated (the message under the table says them
-#: in the second person); the rest of the table's events are.
-OWN_QUIET = frozenset(
-    {"drew", "took_pile", "melded", "added", "discarded", "asked", "set_aside", "turn"}
-)
 
 
 def levels() -> tuple[str, ...]:
@@ -203,7 +200,7 @@ class SaveStore:
             raise SaveFileError("not_json", "not JSON") from exc
         if not isinstance(doc, dict) or doc.get("format") != kind:
             raise SaveFileError("not_a_save", "not a saved table")
-        if doc.get("version") != SAVE_VERSION:
+        if doc.get("version") not in READABLE_VERSIONS:
             raise SaveFileError("bad_version", "unknown version", version=doc.get("version"))
         return doc
 
@@ -296,21 +293,6 @@ class _GameTable(TableController):
 
 
 @dataclass
-class Line:
-    """One line of narration."""
-
-    n: int
-    text: str
-    why: str = ""
-    seat: int = -1
-    kind: str = "event"  # "event", "hand" (a hand ended), "info"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"n": self.n, "text": self.text, "why": self.why, "seat": self.seat,
-                "kind": self.kind}  # fmt: skip
-
-
-@dataclass
 class Playback:
     """The computer's moves since the learner's last action, for the browser to replay."""
 
@@ -352,8 +334,8 @@ class FullGame:
         self.board = board  # a leaderboard (None: opened on first use)
         self.player = "this-kernel"  # the browser's id, once it has said it
         self._said_hello = False
-        self.narration: list[Line] = []
-        self._line_no = 0
+        self.narration = Narration()
+        self._move_lines: list[Line] = []  # the lines of the move just played
         self._playback_id = 0
         self.playback = Playback()
         self.notice = ""  # a one-off sentence in the panel (restored, save unreadable...)
@@ -453,7 +435,7 @@ class FullGame:
         hand_before = state.hand_number
         verdict, events = self.game.apply_with_events(move)
         if verdict.legal:
-            self._narrate(seat, events)
+            self._move_lines = self.narration.events(events)
             if self.game.last_hand is not None and self.game.last_hand.hand_number == hand_before \
                     and self.game.last_hand.is_over:  # fmt: skip
                 self.awaiting_next = not self.game.is_over
@@ -475,20 +457,21 @@ class FullGame:
         state = self.game.state
         before = state.copy()
         hand_before = state.hands[LEARNER][:]
-        last: tuple[Move, Verdict] | None = None
+        last: tuple[Move, Verdict, list[Event]] | None = None
         for move in moves:
-            verdict, _events = self.submit(LEARNER, move)
+            verdict, events = self.submit(LEARNER, move)
             if not verdict.legal:  # pragma: no cover - checked by the table first
                 log.error("learner move %s refused after the check", move)
                 break
-            last = (move, verdict)
+            last = (move, verdict, events)
         if last is not None:
             self.takebacks.append(mark)
             if len(moves) > 1:
                 self.controller.say("success", self.tr.ui("msg.went_out"))
             else:
                 self.controller.state = state  # the words compare the hand before and after
-                self.controller.say(*self.controller._success_text(last[0], last[1], hand_before))
+                self.controller.say(*self.controller._success_text(*last[:2], hand_before,
+                                                                   last[2]))  # fmt: skip
             self.coach.after_learner_move(last[0], before)
         self._run_bots()
         self.coach.turn_begins()
@@ -508,54 +491,38 @@ class FullGame:
             mover = state.to_move
             was_question = state.phase is Phase.ANSWER
             choice = seat.bot.step(state)
+            # The partner's reason is kept before the move changes the position it speaks of.
+            reason = (
+                narrated_reason(state, mover, choice) if self.players == 4 and mover == 2 else None
+            )
             verdict, _events = self.submit(mover, choice.move)
             if not verdict.legal:  # pragma: no cover - bots choose among legal moves
                 log.error("bot at seat %s chose a refused move %s", mover, choice.move)
                 break
-            self._explain(mover, choice)
+            if reason is not None:
+                self._explain(mover, reason)
             if was_question and isinstance(choice.move, Answer) and mover == 2:
                 key = "msg.partner_yes" if choice.move.yes else "msg.partner_no"
                 self.controller.say("info", self.tr.ui(key))
             self.controller.state = self.shown_state()
-            frames.append({"view": self.controller.table_view(), "upto": self._line_no})
+            frames.append({"view": self.controller.table_view(), "upto": self.narration.count})
         self.controller.state = self.shown_state()
         self._playback_id += 1
         # The last picture is the table itself: the browser replays the ones before it.
         self.playback = Playback(frames[:-1] if frames else [])
 
-    def _explain(self, seat: int, choice: Choice) -> None:
-        """The partner says why it moved (one sentence, from its own reasoning)."""
-        if self.players != 4 or seat != 2 or not self.narration:
-            return
-        with contextlib.suppress(Exception):
-            self.narration[-1].why = self.tr.bot_choice(choice.why, choice.facts)
-
-    def _narrate(self, seat: int, events: Sequence[Event]) -> None:
-        for event in events:
-            if event.code == "turn":
-                continue
-            if event.seat == LEARNER and event.code in OWN_QUIET:
-                continue
-            try:
-                text = self.tr.event(event, self.players)
-            except Exception:  # noqa: BLE001 - a missing sentence must not stop the game
-                log.exception("no sentence for event %r", event)
-                continue
-            kind = "hand" if event.code == "hand_over" else "event"
-            self._line(text, seat=event.seat, kind=kind)
-
-    def _line(self, text: str, *, seat: int = -1, kind: str = "info") -> None:
-        self._line_no += 1
-        self.narration.append(Line(self._line_no, text, seat=seat, kind=kind))
-        del self.narration[:-NARRATION_KEPT]
+    def _explain(self, seat: int, reason: Mapping[str, Any]) -> None:
+        """The partner says why it moved (``narration.reason_record``), on its own move's
+        line: the first line of its events for this move, never the next seat's."""
+        self.narration.explain(self._move_lines, seat, reason)
 
     def _hand_ended(self) -> None:
         self._review_due = True  # reviewed once the table has shown the hand's end (render)
         hand = self.game.hands[-1]
         we, they = hand.totals[LEARNER % 2], hand.totals[1 - LEARNER % 2]
-        self._line(self._rounds_word("game.full.hand_scored", "game.full.hf.round_scored",
-                                     number=len(self.game.hands), we=_signed(we),
-                                     they=_signed(they)), kind="hand")  # fmt: skip
+        self.narration.say(self._rounds_key("game.full.hand_scored", "game.full.hf.round_scored"),
+                           kind="hand", number=len(self.game.hands), we=_signed(we),
+                           they=_signed(they))  # fmt: skip
 
     # ------------------------------------------------------------------ controls
 
@@ -678,7 +645,7 @@ class FullGame:
         self.variant = variant or self.pending.get("variant", self.variant)
         self.pending = {}
         self.notice = ""
-        self.narration = []
+        self.narration.clear()
         self._new_game(int(players), str(level), mode, None, seed)
         self.coach.clear()
         self.coach.review = None
@@ -699,7 +666,10 @@ class FullGame:
 
     def _rounds_word(self, classic: str, handfoot: str, **params: Any) -> str:
         """A panel sentence about hands (Classic) or rounds (Hand and Foot)."""
-        return self.tr.ui(handfoot if self.variant == "handfoot" else classic, **params)
+        return self.tr.ui(self._rounds_key(classic, handfoot), **params)
+
+    def _rounds_key(self, classic: str, handfoot: str) -> str:
+        return handfoot if self.variant == "handfoot" else classic
 
     def next_hand(self) -> None:
         if not self.awaiting_next:
@@ -709,8 +679,8 @@ class FullGame:
         self.awaiting_next = False
         self.controller.message = {}
         self.coach.clear()
-        self._line(self._rounds_word("game.full.hand_starts", "game.full.hf.round_starts",
-                                     number=self.game.state.hand_number), kind="hand")  # fmt: skip
+        self.narration.say(self._rounds_key("game.full.hand_starts", "game.full.hf.round_starts"),
+                           kind="hand", number=self.game.state.hand_number)  # fmt: skip
         self._run_bots()
         self.coach.turn_begins()
         self._save()
@@ -746,7 +716,7 @@ class FullGame:
         self.playback = Playback()
         self._playback_id += 1
         self.controller.state = self.shown_state()
-        self._line(self.tr.ui("game.full.takeback_done"))
+        self.narration.say("game.full.takeback_done")
         self.controller.say("info", self.tr.ui("game.full.takeback_done"))
         self._save()
         self.render()
@@ -818,6 +788,7 @@ class FullGame:
             "awaiting_next": self.awaiting_next,
             "board_done": self.board_done,
             "coach": self.coach.to_json(),
+            "narration": self.narration.to_json(),
         }
 
     def _restore(self, doc: Mapping[str, Any]) -> None:
@@ -842,12 +813,12 @@ class FullGame:
         self.takebacks = [n for n in takebacks if 0 <= n <= len(game.moves)]
         self.awaiting_next = bool(doc.get("awaiting_next")) and game.last_hand is not None
         self.board_done = bool(doc.get("board_done"))
-        self.narration = []
+        self.narration = _kept_narration(doc)
         self.variant = game.rules.family
         self.coach.restore(doc.get("coach"))
         self._set_table()
         self.notice = self.tr.ui("game.full.restored")
-        self._line(self.notice)
+        self.narration.say("game.full.restored")
         self._run_bots()
         self.coach.turn_begins()
 
@@ -1100,7 +1071,7 @@ class FullGame:
             self.widget.game = self._panel()
             self.controller.state = self.shown_state()
             view = self.controller.table_view()
-            view["narration"] = [line.to_dict() for line in self.narration]
+            view["narration"] = self.narration.shown(self.tr, self.players, LEARNER)
             view["playback"] = {
                 "id": self._playback_id,
                 "pace_ms": PACES[self.pace],
@@ -1146,7 +1117,60 @@ def breakdown_sheet(
                       "value": _signed(score.total)},
         })  # fmt: skip
     key = "game.full.hf.breakdown" if state.rules.family == "handfoot" else "game.full.breakdown"
-    return {"label": tr.ui(key, number=tr.number(number)), "teams": teams}
+    return {"label": tr.ui(key, number=tr.number(number)), "teams": teams,
+            "hands": leftover_hands(tr, state, seat)}  # fmt: skip
+
+
+def leftover_hands(tr: Translator, state: State, seat: int = LEARNER) -> dict[str, Any]:
+    """Every player's cards left when the hand ended, face up (the hand is over: nothing is
+    hidden any more), each seat from ``seat`` on round the table, with the count and the cards
+    in words for a screen reader; in Hand and Foot also a foot not picked up, whose cards count
+    against the team as well (H-VAL-1)."""
+    from canasta_teach.engine.cards import kinds_of
+    from canasta_teach.engine.handfoot import HandFootState
+    from canasta_teach.engine.view import seat_names
+
+    names = seat_names(state.players)
+
+    def cards_of(counts: Sequence[int], name: str, foot: bool) -> dict[str, Any]:
+        cards = [TOKENS[k] for k in kinds_of(counts)]
+        n = len(cards)
+        if not n:
+            label = tr.ui("game.full.leftover.none", seat=name)
+        elif foot:
+            label = tr.ntext("ui", "game.full.leftover.foot", n, seat=name, count=n,
+                             cards=tr.cards(cards))  # fmt: skip
+        else:
+            label = tr.ntext("ui", "game.full.leftover.seat", n, seat=name, count=n,
+                             cards=tr.cards(cards))  # fmt: skip
+        return {"cards": cards, "count": n, "label": label,
+                "count_text": tr.ntext("ui", "game.full.leftover.count", n, count=n)}  # fmt: skip
+
+    seats = []
+    for i in range(state.players):
+        s = (seat + i) % state.players
+        name = tr.seat(names[s])
+        entry = {"id": names[s], "name": name, **cards_of(state.hands[s], name, False)}
+        if isinstance(state, HandFootState) and not state.in_foot[s]:
+            entry["foot"] = {"name": tr.ui("game.full.leftover.foot_label"),
+                             **cards_of(state.feet[s], name, True)}  # fmt: skip
+        seats.append(entry)
+    handfoot = state.rules.family == "handfoot"
+    key = "game.full.hf.leftover_caption" if handfoot else "game.full.leftover.caption"
+    return {"label": tr.ui(key), "seats": seats}
+
+
+def _kept_narration(doc: Mapping[str, Any]) -> Narration:
+    """A save's narration (none in a save of version 1); one that cannot be read is dropped,
+    not the game with it."""
+    kept = doc.get("narration")
+    if kept is None:
+        return Narration()
+    try:
+        return Narration.from_json(kept)
+    except ValueError as error:
+        log.warning("saved narration dropped: %s", error)
+        return Narration()
 
 
 def _setting(label: str, name: str, options: list[tuple[Any, str, bool]]) -> dict[str, Any]:
@@ -1212,4 +1236,4 @@ def play_game(
 
 
 __all__ = ["FullGame", "PACES", "SaveStore", "Seat", "breakdown_sheet", "describe_move",
-           "play_game"]  # fmt: skip
+           "leftover_hands", "play_game"]  # fmt: skip

@@ -26,6 +26,7 @@ from canasta_teach.engine import (
     AskPartner,
     Discard,
     Draw,
+    Event,
     Kind,
     Meld,
     Move,
@@ -109,7 +110,7 @@ class Translator(Protocol):
     def number(self, n: int) -> str: ...
     def join(self, items: Sequence[str]) -> str: ...
     def bot_choice(self, why: str, facts: Mapping[str, Any] | None = None) -> str: ...
-    def event(self, event: Any, players: int = 4) -> str: ...
+    def event(self, event: Any, players: int = 4, you: int | None = None) -> str: ...
     def score_label(self, line: Any) -> str: ...
 
 
@@ -487,8 +488,8 @@ class TableController:
                 self.render()
                 return verdict
         hand_before = self.state.hands[self.seat][:]
-        self.state.apply(move)
-        self.say(*self._success_text(move, verdict, hand_before))
+        _verdict, events = self.state.apply_with_events(move)
+        self.say(*self._success_text(move, verdict, hand_before, events))
         self._run_others()
         if self.on_move is not None:
             self.on_move(move, verdict)
@@ -539,8 +540,14 @@ class TableController:
         self.render()
 
     def _success_text(
-        self, move: Move, verdict: Verdict, hand_before: list[int]
+        self,
+        move: Move,
+        verdict: Verdict,
+        hand_before: list[int],
+        events: Sequence[Event] = (),
     ) -> tuple[str, str]:
+        """The learner's own move in words, under the table; ``events``: what the move did
+        (a red three drawn and replaced, the cards a pickup brought into the hand)."""
         tr = self.tr
         state = self.state
         if state.end is not None and state.end.seat == self.seat and state.end.how != "stock":
@@ -550,10 +557,20 @@ class TableController:
         if isinstance(move, Draw):
             hand = state.hands[self.seat]
             new = [TOKENS[k] for k in range(len(hand)) for _ in range(hand[k] - hand_before[k])]
+            # C-RED-1: a red three drawn goes down at once and is replaced; say so, with the
+            # card that replaced it (the learner's own, so named).
+            reds = [e for e in events if e.code == "red_three" and e.seat == self.seat]
+            said = [tr.event(e, state.players, you=self.seat) for e in reds]
             if state.end is not None:
-                return "info", tr.ui("msg.hand_over")
-            return "success", tr.ui("msg.drew", cards=tr.cards(new))
+                return "info", " ".join([*said, tr.ui("msg.hand_over")])
+            replacements = sorted(str(e.private.get("card")) for e in reds if e.private)
+            if not said or sorted(new) != replacements:
+                said.append(tr.ui("msg.drew", cards=tr.cards(new)))
+            return "success", " ".join(said)
         if isinstance(move, TakePile):
+            gained = next((e.params.get("gained") for e in events if e.code == "took_pile"), None)
+            if gained:
+                return "success", tr.ui("msg.took_gained", cards=tr.cards(gained))
             return "success", tr.ui("msg.took")
         if isinstance(move, Meld):
             return "success", tr.ui("msg.melded", cards=tr.cards([TOKENS[k] for k in move.cards]))

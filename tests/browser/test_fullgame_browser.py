@@ -3,11 +3,15 @@
 - A two-player hand against the easy computer player, played to its end: the learner draws and
   throws away the first card of the hand each turn, the computer's turns are narrated, and the
   hand ends with its score line by line and a row on the score sheet.
+  Our own moves are narrated, and every player's leftover cards are shown face up, each hand
+  named in words for a screen reader.
 - The guided first hand of lesson 11, every step as the coach asks, to its score.
+- A reload brings back the game and its narration.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -73,6 +77,34 @@ def test_a_two_player_hand_against_the_easy_player_to_its_end(
     expect(sheet).to_be_visible()
     assert sheet.locator("[data-ct-rule]").count() >= 2
     expect(root.locator("[data-ct-table='scores'] tbody tr")).to_have_count(1)
+    # Our own moves are narrated too, in the second person.
+    expect(root.locator(".ct-log-line", has_text="You drew two cards.").first).to_be_attached()
+    # Every player's leftover cards, face up with their count, each card with its name, and
+    # each hand in words for a screen reader.
+    expect(sheet.locator(".ct-leftover")).to_have_count(2)
+    left = 0
+    for seat, name in (("S", "South"), ("N", "North")):
+        row = sheet.locator(f"[data-ct-leftover='{seat}']")
+        count = int(row.get_attribute("data-ct-count") or "-1")
+        cards = row.locator(".ct-leftover-cards [data-ct-card]")
+        expect(cards).to_have_count(count)
+        tokens = cards.evaluate_all("cards => cards.map(c => c.dataset.ctCard)")
+        if count:
+            label = en.ntext("ui", "game.full.leftover.seat", count, seat=name, count=count,
+                             cards=en.cards(tokens))  # fmt: skip
+            expect(cards.first.locator(".ct-card-name")).to_be_visible()
+            expect(cards.first).to_have_attribute("aria-label", re.compile(r"\w"))
+        else:
+            label = en.ui("game.full.leftover.none", seat=name)
+        expect(row.locator(".ct-leftover-cards")).to_have_attribute("role", "img")
+        expect(row.locator(".ct-leftover-cards")).to_have_attribute("aria-label", label)
+        expect(row.locator(".ct-leftover-name")).to_have_text(name)
+        expect(row.locator(".ct-leftover-count")).to_have_text(
+            en.ntext("ui", "game.full.leftover.count", count, count=count)
+        )
+        left += count
+    assert left > 0  # somebody still held cards when the hand ended
+    sheet.locator(".ct-leftovers").screenshot(path=str(artifacts / "fullgame-2p-leftovers.png"))
     page.screenshot(path=str(artifacts / "fullgame-2p-hand-over.png"), full_page=True)
     # The next hand is dealt on request.
     next_hand.click()
@@ -165,6 +197,8 @@ def test_a_reload_resumes_the_game(page: Page, voila_url: str) -> None:
     hand = root.locator(".ct-hand [data-ct-card]").evaluate_all(
         "cards => cards.map(c => c.dataset.ctCard)"
     )
+    told = root.locator(".ct-log-line .ct-log-text").all_inner_texts()
+    assert "You drew two cards." in told
     # A new page, a new kernel: the browser says who it is and the game comes back.
     page.reload()
     page.wait_for_selector(".ct-full [data-ct-card]", timeout=PAGE_TIMEOUT_MS)
@@ -175,6 +209,10 @@ def test_a_reload_resumes_the_game(page: Page, voila_url: str) -> None:
         "cards => cards.map(c => c.dataset.ctCard)"
     )
     assert again == hand
+    # The narration came back with the game, then the word that it was restored.
+    lines = root.locator(".ct-log-line .ct-log-text")
+    expect(lines).to_have_count(len(told) + 1)
+    assert lines.all_inner_texts() == [*told, en.ui("game.full.restored")]
 
 
 FULL_HF = f"{TEST_PREFIX}/widgets/fullgame_handfoot.ipynb"

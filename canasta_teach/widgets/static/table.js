@@ -486,6 +486,29 @@ function render({ model, el }) {
     );
   }
 
+  // An ended hand: every player's cards left, face up, with their count (and in Hand and Foot
+  // a foot not picked up). A screen reader hears each row as one picture: "West: 3 cards:
+  // one 4, one 9 and a joker"; the eye sees the name, the cards with their names and the count.
+  function drawLeftovers(hands, labels) {
+    const row = (who, id, extra) => {
+      const nths = copies(who.cards || []);
+      return h(
+        "div",
+        { class: "ct-leftover" + extra, "data-ct-leftover": id, "data-ct-count": who.count },
+        h("span", { class: "ct-leftover-name", "aria-hidden": "true", text: who.name }),
+        h("span", { class: "ct-leftover-cards", role: "img", "aria-label": who.label },
+          (who.cards || []).map((t, i) => tableCard(t, labels, "ct-small", nths[i]))),
+        h("span", { class: "ct-leftover-count", "aria-hidden": "true", text: who.count_text }),
+      );
+    };
+    return h(
+      "section",
+      { class: "ct-leftovers", "aria-label": hands.label },
+      h("h5", { text: hands.label }),
+      (hands.seats || []).flatMap((s) => [row(s, s.id, ""), s.foot ? row(s.foot, s.id + "-foot", " ct-leftover-foot") : null]),
+    );
+  }
+
   // Progress between visits: the solved puzzles of this lesson's game, in the browser's own
   // storage (no account, nothing sent anywhere). Keyed by language and lesson page.
   const progressKey = (game) => {
@@ -580,7 +603,8 @@ function render({ model, el }) {
       gameEl.append(h("div", { class: "ct-choices ct-setting", role: "group", "aria-label": group.label, "data-ct-group": group.id },
         h("span", { class: "ct-choices-label", text: group.label }), group.choices.map(control)));
     }
-    if (game.sheet) gameEl.append(h("div", { class: "ct-breakdown" }, game.sheet.label ? h("h4", { text: game.sheet.label }) : null, drawSheet(game.sheet, labels)));
+    if (game.sheet) gameEl.append(h("div", { class: "ct-breakdown" }, game.sheet.label ? h("h4", { text: game.sheet.label }) : null, drawSheet(game.sheet, labels),
+      game.sheet.hands ? drawLeftovers(game.sheet.hands, labels) : null));
     if (game.tables && game.tables.length) gameEl.append(h("div", { class: "ct-grids" }, drawTables(game.tables)));
     if (game.form) gameEl.append(drawForm(game.form));
     if (game.hint) gameEl.append(h("p", { class: "ct-hint", text: game.hint }));
