@@ -59,12 +59,12 @@ from .heuristics import Choice
 JOKER, TWO, RED3, BLACK3, FOUR = 0, 1, 2, 3, 4
 NATURAL_RANKS = tuple(range(FOUR, NUM_KINDS))
 
-#: Every reason a Hand and Foot bot gives that Classic does not (``bot.<why>``, engine catalog).
+#: Every rule of thumb a Hand and Foot bot names (``Choice.why``) that Classic does not.
 HF_WHY_CODES = (
     "hf_set_aside", "hf_lay_down", "hf_add", "hf_meld_natural", "hf_clean_pile",
     "hf_dirty_pile", "hf_wild_pile", "hf_to_foot", "hf_go_out", "hf_set_aside_to_take",
 )  # fmt: skip
-#: The Classic reasons the Hand and Foot bots reuse (their sentences fit this game too).
+#: The Classic rules of thumb the Hand and Foot bots name too.
 HF_SHARED_WHY_CODES = (
     "draw", "take_pile", "meld_most", "add_most", "discard", "discard_black_three",
     "safe_discard", "answer_yes_always", "only_move", "searched",

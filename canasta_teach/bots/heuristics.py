@@ -28,7 +28,8 @@ WILDS = (int(Kind.JOKER), int(Kind.TWO))
 BLACK3 = int(Kind.BLACK_THREE)
 
 
-#: Every reason a bot gives for a move (``bot.<why>`` in the engine catalog, all languages).
+#: Every rule of thumb a bot names as ``Choice.why`` (a label for tests, logs and benchmarks;
+#: what a learner reads about a move is built from checked facts, ``claims``).
 WHY_CODES = (
     "draw", "take_pile", "meld_most", "add_most", "add", "add_for_canasta", "meld_natural",
     "meld_first", "meld_canasta", "discard", "discard_black_three", "freeze_pile", "safe_discard",

@@ -291,27 +291,6 @@ class Translator:
         """The short title of a rule id: "C-PILE-3" -> "A frozen pile needs a natural pair"."""
         return self.text("engine", f"rule.{rule_id}")
 
-    # ------------------------------------------------------------------ computer players
-
-    def bot_choice(self, why: str, facts: Mapping[str, Any] | None = None) -> str:
-        """Why a computer player made its move, in one sentence (``bot.<why>``): a
-        ``canasta_teach.bots.Choice``'s ``why`` and ``facts``. Facts name cards by kind:
-        ``rank`` gives ``{rank_of}`` ("kings"), ``card`` gives ``{card_1}`` ("a king")."""
-        params: dict[str, Any] = {}
-        facts = dict(facts or {})
-        try:
-            if "rank" in facts:
-                params["rank_of"] = self.card_of(int(facts["rank"]))
-            if "card" in facts:
-                params["card_1"] = self.card(int(facts["card"]), 1)
-            # Other facts that are counts or points ("worlds", "margin") are said as numbers.
-            for name, value in facts.items():
-                if name not in ("rank", "card") and isinstance(value, int):
-                    params[name] = self.number(value)
-        except (TypeError, ValueError):
-            params = {}
-        return self.text("engine", f"bot.{why}", **params)
-
     # ------------------------------------------------------------------ what is said of a move
 
     def claim(self, claim: Mapping[str, Any], voice: str = "me") -> str:
