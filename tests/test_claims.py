@@ -287,6 +287,13 @@ SAMPLES = {
 def test_every_claim_is_said_in_every_language(lang: str) -> None:
     assert set(SAMPLES) == set(CLAIM_KEYS)
     tr = get_translator(lang)
+    english = get_translator("en")
+    for key in CLAIM_KEYS:
+        for kind in ("", ".natural", ".mixed", ".clean", ".dirty", ".wild"):
+            for voice in ("", ".me", ".you"):
+                message = f"claim.{key}{kind}{voice}"
+                if english.has("engine", message):
+                    assert tr.has("engine", message), (lang, message)
     for key, params in SAMPLES.items():
         for voice in ("me", "you"):
             text = tr.claim({"key": key, "params": params}, voice)

@@ -21,7 +21,7 @@ from canasta_teach.widgets.table import ALL_ACTIONS
 LANGS = ("en", "ur", "hi", "te")
 WIDGETS = Path(__file__).resolve().parents[1] / "canasta_teach" / "widgets"
 KEY = re.compile(
-    r"""["']((?:button|table|msg|game|hint|error|reference|server|leaderboard|room)\.[a-z_.]+[a-z_])["']"""
+    r"""["']((?:button|table|msg|game|hint|error|reference|server|leaderboard|room|coach)\.[a-z_.]+[a-z_])["']"""
 )
 #: The server's own pages (too many learners, errors) speak from the same catalog.
 SERVER = Path(__file__).resolve().parents[1] / "canasta_teach" / "hardening.py"
@@ -64,6 +64,11 @@ def keys_used_by_the_widgets() -> set[str]:
 
     used |= {f"room.error.{code}" for code in ROOM_ERRORS}
     used |= {f"room.note.{code}" for code in NOTE_CODES}
+    # The coach's notes and the mistakes a review names (canasta_teach.bots.coach).
+    from canasta_teach.bots.coach import MISTAKES, NOTES
+
+    used |= {f"coach.mistake.{key}" for key in MISTAKES}
+    used |= {f"coach.note.{key}" for key in NOTES}
     # The glossary and the rules page (canasta_teach.widgets.reference).
     used |= {f"glossary.{term.key}.{part}" for term in GLOSSARY for part in ("term", "def")}
     used |= {f"reference.section.{key}" for key, _ in SECTIONS}

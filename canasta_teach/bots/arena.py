@@ -138,6 +138,16 @@ class DuelGame:
     fed_by_bot: dict[str, int] = field(default_factory=dict)
 
 
+def make_bot(name: str, seed: int | str) -> Bot:
+    """A level by name, or a level that follows the coach ("easy+coach", for the coach's
+    benchmark: ``coach.CoachedBot``)."""
+    if name.endswith("+coach"):
+        from .coach import CoachedBot
+
+        return CoachedBot(find_bot(name[: -len("+coach")], seed=seed))
+    return find_bot(name, seed=seed)
+
+
 def duel_game(
     a: str,
     b: str,
@@ -155,7 +165,7 @@ def duel_game(
         rules = CLASSIC4 if players == 4 else CLASSIC2
     game_seed = f"{seed}:{index // 2}"  # the same deals twice, once from each side
     a_team = index % 2
-    bots = [find_bot(a if seat % 2 == a_team else b, seed=f"{game_seed}:{seat}")
+    bots = [make_bot(a if seat % 2 == a_team else b, seed=f"{game_seed}:{seat}")
             for seat in range(players)]  # fmt: skip
     result = play_game(bots, game_seed, rules, max_hands)
     stopped = result.winner is None

@@ -363,10 +363,56 @@ def _makes_canasta(state: State, seat: int, move: Meld | Add) -> bool:
     return after.canastas(team) > state.canastas(team)
 
 
+# ---------------------------------------------------------------------------- a coached player
+
+
+class CoachedBot:
+    """A player that follows the coach (for the benchmark that measures the coach's advice):
+    its own move, except that it chooses again when the coach warns (the coach's discard),
+    keeps cards rather than set aside a first meld out of reach this turn (the note), asks
+    its partner when it can go out and goes out after a yes (the note)."""
+
+    def __init__(self, player: Any) -> None:
+        self.player = player
+        self.name = f"{player.name}+coach"
+
+    def step(self, state: State) -> Any:
+        from canasta_teach.engine import Answer, AskPartner, Draw
+
+        from .heuristics import Choice
+
+        seat = state.to_move
+        choice = self.player.step(state)
+        move = choice.move
+        if isinstance(move, Answer | Draw | TakePile):
+            return choice
+        said = note(state, seat)
+        if said is not None and said.key == "ask_partner":
+            return Choice(AskPartner(), "coach_ask")
+        if state.asked.value == "yes" and state.phase is Phase.MELD:
+            plan = going_out_plan(state)
+            if plan is not None:
+                return Choice(plan[0], "coach_go_out")
+        if isinstance(move, Meld | Add) and not state.down[seat % 2]:
+            trial = state.copy()
+            trial.play(move)
+            lacks = set_aside_note(trial, seat)
+            if lacks is not None and lacks.key == "set_aside_short":
+                discards = [m for m in state.legal_moves() if isinstance(m, Discard)]
+                if discards:
+                    return Choice(_best_discard(state, seat, discards), "coach_keep")
+        warning = warn(state, seat, move)
+        if warning is not None and warning.instead is not None:
+            return Choice(warning.instead, "coach_instead")
+        return choice
+
+
+#: Every note the coach makes (``coach.note.<key>``, ui catalog).
+NOTES = ("ask_partner", "set_aside_reach", "set_aside_short")
 #: Every mistake a review may name (``coach.mistake.<key>``, ui catalog).
 MISTAKES = ("feeding", "black_three", "breaking_pair", "foot_late", "holding_cards", "wild_early")
 
 __all__ = [
-    "MISTAKES", "REVIEWED", "CoachLimit", "Judgement", "Moment", "Note", "Warning", "judge",
+    "MISTAKES", "NOTES", "REVIEWED", "CoachLimit", "CoachedBot", "Judgement", "Moment", "Note", "Warning", "judge",
     "mistake", "note", "review", "set_aside_note", "warn",
 ]  # fmt: skip
