@@ -99,21 +99,18 @@ def warn(state: State, seat: int, move: Move) -> Warning | None:
 
 def _best_discard(state: State, seat: int, discards: Sequence[Discard]) -> Discard:
     """Among ``discards``, the one the normal player would throw."""
-    from . import find_bot
-
     view = player_view(state, seat)
-    bot = find_bot("normal", seed=_seed(view))
     if isinstance(state, HandFootState):
         from .handfoot import HandFootWeights, Table, discard_value
 
         table = Table.of_view(view)
-        weights = HandFootWeights()
-        return max(discards, key=lambda d: (discard_value(int(d.card), table, weights),
+        hf_weights = HandFootWeights()
+        return max(discards, key=lambda d: (discard_value(int(d.card), table, hf_weights),
                                             int(d.card)))  # fmt: skip
     from .heuristics import DiscardWeights, discard_score, seen
 
     s = seen(view)
-    weights = getattr(bot, "weights", DiscardWeights())
+    weights = DiscardWeights()  # the normal player's
     return max(discards, key=lambda d: (discard_score(int(d.card), s, weights), int(d.card)))
 
 
@@ -339,7 +336,7 @@ def mistake(state: State, seat: int, played: Move, best: Move) -> str:
         if card >= 4 and hand[card] >= 2 and isinstance(best, Discard) and hand[int(best.card)] < 2:
             return "breaking_pair"
         if isinstance(best, Meld | Add):
-            if handfoot and not state.in_foot[seat]:
+            if isinstance(state, HandFootState) and not state.in_foot[seat]:
                 return "foot_late"
             if not handfoot and _other_side_can_go_out(state, team):
                 return "holding_cards"
@@ -413,6 +410,6 @@ NOTES = ("ask_partner", "set_aside_reach", "set_aside_short")
 MISTAKES = ("feeding", "black_three", "breaking_pair", "foot_late", "holding_cards", "wild_early")
 
 __all__ = [
-    "MISTAKES", "NOTES", "REVIEWED", "CoachLimit", "CoachedBot", "Judgement", "Moment", "Note", "Warning", "judge",
-    "mistake", "note", "review", "set_aside_note", "warn",
+    "MISTAKES", "NOTES", "REVIEWED", "CoachLimit", "CoachedBot", "Judgement", "Moment", "Note",
+    "Warning", "judge", "mistake", "note", "review", "set_aside_note", "warn",
 ]  # fmt: skip
