@@ -2,7 +2,9 @@
 
 Each pair plays games to 5,000 (the same deals twice, once from each side) at four and at two
 players, and prints one line a pair, ``normal vs easy: 61.2% (95% CI 57.0–65.3%, 500
-games)``, then each level's think time per decision on one core. ``hard`` plays ``--hard-games``
+games)``, then how often each level's discard let the next player take the pile at once (its
+feeding rate), then each level's think time per decision on one core. ``hard`` plays
+``--hard-games``
 games (it thinks some 300 times longer), shared among ``--workers`` processes: every game depends
 only on its seeds, so the figures do not depend on the number of workers, and each think time
 is measured inside its worker, on one core. Targets: the stronger level's interval excludes
@@ -78,6 +80,13 @@ def _report(
     ok = beats
     print(f"{label}: {result.line()}  {'ok' if beats else 'NOT CLEAR'}"
           f"  ({wall:.0f} s)", flush=True)  # fmt: skip
+    feeding = {}
+    for name in sorted(result.discards_by_bot):
+        share, f_low, f_high = result.feeding(name)
+        feeding[name] = [share, f_low, f_high]
+        print(f"    {name}: fed the pile on {share:.1%} of its discards (95% CI {f_low:.1%}–"
+              f"{f_high:.1%}, {result.discards_by_bot[name]:,} discards: the next player "
+              f"took the pile at once)", flush=True)  # fmt: skip
     for name, values in sorted(result.seconds_by_bot.items()):
         median = statistics.median(values) * 1000
         p90 = sorted(values)[int(len(values) * 0.9)] * 1000
@@ -97,7 +106,7 @@ def _report(
     rows.append({**extra, "a": result.a, "b": result.b, "games": result.games,
                  "a_share": result.a_wins / result.games, "interval": [low, high],
                  "stopped": result.stopped, "median_ms": medians,
-                 "simulations": result.simulations_by_bot,
+                 "simulations": result.simulations_by_bot, "feeding": feeding,
                  "seconds": round(wall, 1)})  # fmt: skip
     return ok
 
