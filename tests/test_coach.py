@@ -213,3 +213,49 @@ def test_after_a_hand_the_review_opens_its_moments_on_the_table(tmp_path: Path) 
     again = _table(tmp_path, seed="other")
     again._restore(game.to_json())
     assert again.coach.review == game.coach.review
+
+
+# ---------------------------------------------------------------------------- your partner asks
+
+
+@pytest.mark.parametrize("deal", [0, 1])
+def test_in_each_arranged_deal_the_partner_asks_and_the_coach_has_a_clear_answer(
+    tmp_path: Path, deal: int
+) -> None:
+    from canasta_teach.engine import Answer
+    from canasta_teach.widgets.asking import DEALS, EXPECTED, PartnerAsks
+
+    assert len(DEALS) == len(EXPECTED) and set(EXPECTED) == {True, False}
+    game = PartnerAsks(get_translator("en"), "en", pace="instant", store=SaveStore(tmp_path))
+    game.deal = deal
+    game.start(mode="practice")
+    state = game.game.state
+    assert state.phase.value == "answer" and state.to_move == 0 and state.current == 2
+    assert game.widget.view["enabled"]["answer"]
+    before = state.copy()
+    good = Answer(EXPECTED[deal])
+    verdict = judge(before, 0, Answer(not EXPECTED[deal]))
+    assert verdict.best == good and verdict.cost >= 100
+    assert judge(before, 0, good).best == good
+    # The learner answers against the coach: the coach says so, with true facts.
+    game.learner_moves([Answer(not EXPECTED[deal])])
+    said = game.coach.note
+    assert said is not None and said.key == ("answer_differ_yes" if good.yes else
+                                             "answer_differ_no")  # fmt: skip
+    for claim in said.claims:
+        assert holds(claim.to_dict(), before, 0, Answer(not EXPECTED[deal]))
+    assert "The coach would have said" in game.widget.game["coach"]["text"]
+    # Then the hand goes on as the answer decided: North goes out after a yes only.
+    assert (game.game.last_hand is not None) == (not EXPECTED[deal])
+
+
+def test_a_yes_to_the_partner_ends_the_arranged_hand_with_its_score(tmp_path: Path) -> None:
+    from canasta_teach.engine import Answer
+    from canasta_teach.widgets.asking import PartnerAsks
+
+    game = PartnerAsks(get_translator("ur"), "ur", pace="instant", store=SaveStore(tmp_path))
+    game.learner_moves([Answer(True)])
+    assert game.game.last_hand is not None and game.widget.game["sheet"] is not None
+    assert game.coach.note is not None and game.coach.note.key == "answer_agree"
+    game._on_control("next_deal")
+    assert game.deal == 1 and game.game.state.phase.value == "answer"

@@ -450,8 +450,8 @@ IMPORTANCE: tuple[str, ...] = (
     "goes_out", "gives_pile", "their_meld", "known_holds", "set_aside", "set_aside_enough",
     "first_meld",
     "makes_canasta", "makes_pile", "cannot_take", "can_go_out", "blocks_pile", "freezes",
-    "searched", "going_out_ends", "table_value", "score_sheet", "canastas", "piles",
-    "hand_value", "pile_frozen_for", "no_their_meld", "thrown_before", "hand_count",
+    "searched", "hand_value", "table_value", "score_sheet", "canastas", "piles",
+    "going_out_ends", "pile_frozen_for", "no_their_meld", "thrown_before", "hand_count",
     "pile_open_for", "takes_with", "pile_size", "pile_take", "pile_empty", "meld_size",
     "uses_wilds", "keeps_wilds",
 )  # fmt: skip

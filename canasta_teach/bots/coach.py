@@ -158,6 +158,19 @@ def set_aside_note(state: State, seat: int) -> Note | None:
                 {"missing": needed - have})  # fmt: skip
 
 
+def answer_note(state: State, seat: int, answer: Move, limit: CoachLimit | None = None) -> Note:
+    """After the learner answered "Partner, may I go out?" (C-ASK-1): whether the coach's
+    search answers the same, with the facts an answer weighs (the answerer's own hand, the
+    table, the score sheet) in the learner's view."""
+    verdict = judge(state, seat, answer, limit)
+    facts = said(claims_for(state, seat, answer), 4)
+    if verdict.best == answer or verdict.cost <= 0:
+        return Note("answer_agree", facts)
+    points = int(round(verdict.cost / 10) * 10) or 10
+    yes = getattr(verdict.best, "yes", False)
+    return Note("answer_differ_yes" if yes else "answer_differ_no", facts, {"points": points})
+
+
 # ---------------------------------------------------------------------------- judging
 
 
@@ -227,6 +240,13 @@ def judge(state: State, seat: int, played: Move, limit: CoachLimit | None = None
         def play_on(world: State) -> float:
             return rollout(world, seat, search_limit)
 
+    if state.phase is Phase.ANSWER and not handfoot:
+        # The partner asked "may I go out?" (C-ASK-1): a player asks only when it can, so the
+        # worlds give the asker a hand that goes out (the question is public information).
+        asker = state.current
+        fitted = [_fit_asker(world, asker, SplitMix64(_seed(view) + i))
+                  for i, world in enumerate(worlds)]  # fmt: skip
+        worlds = [w for w in fitted if w is not None] or worlds
     values = []
     for move in candidates:
         row = []
@@ -245,6 +265,73 @@ def judge(state: State, seat: int, played: Move, limit: CoachLimit | None = None
         if mean - limit.z * (var / n) ** 0.5 - limit.margin > 0 and mean > best_gain:
             best, best_gain = i, mean
     return Judgement(played, candidates[best], best_gain, n)
+
+
+def _fit_asker(world: State, asker: int, rng: SplitMix64) -> State | None:
+    """``world`` with the asker's hidden hand dealt again so that it goes out after a yes:
+    cards that complete a canasta when the team still needs one, cards of the team's other
+    melds, and one card to throw away, taken from the cards the answerer cannot see (the other
+    hands and the stock, which get the asker's old cards in their place).  None when the
+    unseen cards cannot make such a hand."""
+    from canasta_teach.engine import Answer
+
+    team = asker % 2
+    melds = world.melds[team]
+    if not melds:
+        return None
+    size = world.hand_size(asker)
+    known = list(world.known[asker])
+    need = max(0, world.rules.canastas_to_go_out - world.canastas(team))
+    # Where the unseen cards are: (place, kind) for the other hands (not the answerer's, not
+    # the asker's) and the stock.
+    answerer = world.to_move
+    spots: list[tuple[int, int]] = []  # (seat or -1 for the stock, kind)
+    for seat in range(world.players):
+        if seat in (asker, answerer):
+            continue
+        for kind, count in enumerate(world.hands[seat]):
+            spots += [(seat, kind)] * (count - (world.known[seat][kind] if seat != asker else 0))
+    spots += [(-1, kind) for kind in world.stock]
+    rng.shuffle(spots)
+    want: list[int] = [k for k in range(len(known)) for _ in range(known[k])]
+    ranks = sorted(melds, key=lambda r: -melds[r].size)
+    for rank in ranks[:need]:
+        short = max(0, 7 - melds[rank].size)
+        want += [rank] * short
+    while len(want) < size - 1:
+        want.append(ranks[len(want) % len(ranks)])
+    if len(want) > size - 1:
+        return None
+    taken: list[tuple[int, int]] = []
+    for kind in want[len([k for k in range(len(known)) for _ in range(known[k])]):]:
+        at = next((i for i, spot in enumerate(spots) if spot[1] == kind), None)
+        if at is None:
+            at = next((i for i, spot in enumerate(spots) if spot[1] in (JOKER, TWO)), None)
+        if at is None:
+            return None
+        taken.append(spots.pop(at))
+    spare = next((i for i, spot in enumerate(spots) if spot[1] > BLACK3), None)
+    if spare is None:
+        return None
+    taken.append(spots.pop(spare))
+    fitted = world.copy()
+    old = [k for k in range(len(known)) for _ in range(fitted.hands[asker][k] - known[k])]
+    hand = list(known)
+    for seat, kind in taken:
+        hand[kind] += 1
+    rng.shuffle(old)
+    for (seat, kind), back in zip(taken, old, strict=False):
+        if seat < 0:
+            fitted.stock[fitted.stock.index(kind)] = back
+        else:
+            fitted.hands[seat][kind] -= 1
+            fitted.hands[seat][back] += 1
+    if sum(hand) != size or len(old) != len(taken):
+        return None
+    fitted.hands[asker] = hand
+    trial = fitted.copy()
+    trial.play(Answer(True))
+    return fitted if going_out_plan(trial) is not None else None
 
 
 def _candidates(state: State, moves: list[Move], normal: Move, played: Move, cap: int,
@@ -405,11 +492,12 @@ class CoachedBot:
 
 
 #: Every note the coach makes (``coach.note.<key>``, ui catalog).
-NOTES = ("ask_partner", "set_aside_reach", "set_aside_short")
+NOTES = ("ask_partner", "set_aside_reach", "set_aside_short", "answer_agree",
+         "answer_differ_yes", "answer_differ_no")
 #: Every mistake a review may name (``coach.mistake.<key>``, ui catalog).
 MISTAKES = ("feeding", "black_three", "breaking_pair", "foot_late", "holding_cards", "wild_early")
 
 __all__ = [
     "MISTAKES", "NOTES", "REVIEWED", "CoachLimit", "CoachedBot", "Judgement", "Moment", "Note",
-    "Warning", "judge", "mistake", "note", "review", "set_aside_note", "warn",
+    "Warning", "answer_note", "judge", "mistake", "note", "review", "set_aside_note", "warn",
 ]  # fmt: skip

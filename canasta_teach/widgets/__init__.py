@@ -5,13 +5,15 @@ Lessons need one import and one call per game::
     from canasta_teach.widgets import play
     play("build-a-meld", lang="ur")
 
-    from canasta_teach.widgets import guided_hand, play_game
+    from canasta_teach.widgets import guided_hand, partner_asks, play_game
     guided_hand(lang="hi")            # a first hand with a coach
+    partner_asks(lang="hi")           # arranged deals in which your partner asks to go out
     play_game(lang="hi", level="normal", players=4)   # a game to 5,000 against the computer
 """
 
 from __future__ import annotations
 
+from .asking import PartnerAsks, partner_asks
 from .friends import RoomTable, play_together
 from .fullgame import FullGame, play_game
 from .games import GAMES, PuzzleGame, play
@@ -19,6 +21,7 @@ from .guided import GuidedHand, guided_hand
 from .table import ACTIONS, CardTable, TableController
 
 __all__ = [
-    "ACTIONS", "GAMES", "CardTable", "FullGame", "GuidedHand", "PuzzleGame", "RoomTable",
-    "TableController", "guided_hand", "play", "play_game", "play_together",
+    "ACTIONS", "GAMES", "CardTable", "FullGame", "GuidedHand", "PartnerAsks", "PuzzleGame",
+    "RoomTable", "TableController", "guided_hand", "partner_asks", "play", "play_game",
+    "play_together",
 ]  # fmt: skip

@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from canasta_teach.bots import coach as judge
-from canasta_teach.engine import Move, State
+from canasta_teach.engine import Answer, Move, State
 from canasta_teach.engine.game import Game
 from canasta_teach.engine.notation import parse_move
 
@@ -117,13 +117,21 @@ class TableCoach:
         self.note = None
         if not self.on:
             return
+        if isinstance(move, Answer):
+            # The partner asked: the coach says whether it would have answered the same.
+            try:
+                self.note = judge.answer_note(before, game_seat(self.game), move)
+            except Exception:  # noqa: BLE001 - a comment that fails must not stop the game
+                log.exception("the coach could not judge an answer")
+            return
         state = self.game.game.state
         if state.hand_number == before.hand_number:
             self.note = judge.set_aside_note(state, game_seat(self.game))
 
     def turn_begins(self) -> None:
         """The learner is to move (after the computers' turns): a note if going out is
-        possible now (ask the partner first)."""
+        possible now (ask the partner first).  A note about the learner's last move (a
+        set-aside, an answer) stays until the next move."""
         if not self.on or self.note is not None or self.warning is not None:
             return
         game = self.game

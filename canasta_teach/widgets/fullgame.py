@@ -304,6 +304,9 @@ class FullGame:
 
     #: Whether the table's coach may speak (the guided hand has its own, scripted one).
     COACHED = True
+    #: Whether the coach reviews each hand (it replays the game's moves from its seed, so a
+    #: table dealt an arranged position cannot be reviewed).
+    REVIEWS = True
 
     def __init__(
         self,
@@ -1058,7 +1061,7 @@ class FullGame:
         self._draw()
         if self._review_due:
             self._review_due = False
-            if self.coach.on:
+            if self.coach.on and self.REVIEWS:
                 self.coach.hand_ended()
                 self._save()
                 self._draw()
