@@ -56,7 +56,7 @@ GAME_OF_NOTEBOOK = {
 #: Lessons that play whole hands (canasta_teach.widgets.fullgame and .guided): their game cells,
 #: each a function called with ``lang`` only, or the whole call ("{lang}" filled in).
 PLAY_CELLS = {
-    "11-full-game.ipynb": ("guided_hand", "play_game"),
+    "11-full-game.ipynb": ("guided_hand", "partner_asks", "play_game"),
     "12-hand-and-foot.ipynb": (
         'play("hand-and-foot", lang="{lang}")',
         'play_game(lang="{lang}", variant="handfoot")',
