@@ -16,6 +16,7 @@ from claims_oracle import KNOWN_TO_ORACLE, holds
 
 from canasta_teach.bots import find_bot
 from canasta_teach.bots.claims import CLAIM_KEYS, IMPORTANCE, SAID, claims_for, reason_record
+from canasta_teach.bots.coach import warn
 from canasta_teach.engine import (
     CLASSIC2,
     CLASSIC4,
@@ -63,6 +64,10 @@ def decisions(rules: RuleSet, level: str, seed: str, limit: int) -> Iterator[Dec
 def _check(state: State, move: Move, extra: tuple, worlds: int) -> int:
     seat = state.to_move
     made = [c.to_dict() for c in (*claims_for(state, seat, move), *extra)]
+    # The coach speaks of the same moves: its warning before a discard says checked facts too.
+    warning = warn(state, seat, move)
+    if warning is not None:
+        made += [c.to_dict() for c in warning.claims]
     for claim in made:
         assert holds(claim, state, seat, move), (claim, move)
     for w in range(worlds):
