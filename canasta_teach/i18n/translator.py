@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import gettext
 import logging
+import re
 import threading
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
@@ -57,6 +59,30 @@ YOU_EVENTS: frozenset[str] = frozenset(
 #: Of those, the ones whose words are a count's plural entry (the count in ``_EVENT_COUNTS``).
 _EVENT_COUNTS = {"event.drew": "count", "event.took_pile": "size",
                  "event.took_pile.gained": "size", "event.foot": "count"}  # fmt: skip
+
+
+#: Fields shown exactly as given (a file's path, a move in the notation, a command's own words):
+#: a sentence that starts with one keeps its first letter as it is.
+VERBATIM_FIELDS: frozenset[str] = frozenset({"path", "move", "detail", "number"})
+_LEADING_FIELD = re.compile(r"\{(\w+)")
+_SENTENCE_END = re.compile(r"[.!?\u2026][\u201d\"')\u00bb]*\s*$")
+
+
+def sentence_case(template: str, text: str) -> str:
+    """``text`` (``template`` filled in) with a capital first letter when it is a sentence that
+    starts with a field: "{cards} would be a mixed canasta..." filled with "seven aces and one
+    2" must read "Seven aces and one 2 would be...".  Fragments (no full stop at the end, such
+    as a list or a label) and verbatim fields are left alone; scripts without capitals are
+    unchanged by ``str.upper``."""
+    field = _LEADING_FIELD.match(template)
+    if field is None or field.group(1) in VERBATIM_FIELDS or not _SENTENCE_END.search(text):
+        return text
+    for i, ch in enumerate(text):
+        if ch.isalpha():
+            return text[:i] + ch.upper() + text[i + 1 :]
+        if unicodedata.category(ch) != "Cf":  # a digit or a sign starts it: nothing to raise
+            break
+    return text
 
 
 class UnknownLanguage(ValueError):
@@ -169,7 +195,8 @@ class Translator:
 
     def _format(self, domain: str, key: str, template: str, params: Mapping[str, Any]) -> str:
         try:
-            return template.format_map(_Facts(params, f"{self.lang}:{domain}:{key}"))
+            text = template.format_map(_Facts(params, f"{self.lang}:{domain}:{key}"))
+            return sentence_case(template, text)
         except (ValueError, IndexError, AttributeError, KeyError) as exc:
             # A broken translation must not break the lesson: say it in English instead.
             _log.error("bad %s template %r in %s: %s", domain, key, self.lang, exc)
