@@ -13,11 +13,15 @@ LAB_PORT ?= 8888
 
 venv: $(STAMP)
 
+# setuptools prints a boxed "Editable installation" notice while it builds the editable install
+# (a warning meant for package authors): `make app` shows a learner only the start page's address.
+QUIET_BUILD := PYTHONWARNINGS="ignore:Editable installation"
+
 # Re-installs only when pyproject.toml changes (the stamp is newer otherwise).
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[app,test,dev]'
+	$(QUIET_BUILD) $(PY) -m pip install --quiet -e '.[app,test,dev]'
 	touch $@
 
 # Serves lessons/ with Voilà and the canasta template on 127.0.0.1:$(PORT);

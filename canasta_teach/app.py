@@ -26,6 +26,7 @@ import argparse
 import atexit
 import contextlib
 import json
+import logging
 import os
 import shutil
 import signal
@@ -369,6 +370,10 @@ def _serve(
             return handlers
 
         def listen(self) -> None:
+            # The launcher prints the one address a learner needs, the start page's, once the
+            # port answers: Voilà's own "running at" line (the bare server root) would come
+            # first and look like the address to open.
+            self.log.addFilter(_NotVoilasAddress())
             # DNS rebinding (F5): a request whose Host is not this server's gets a 403 page,
             # whatever its path (pages, static files and the kernel websocket alike).
             app = self.app
@@ -391,6 +396,13 @@ def _serve(
         CanastaVoila.launch_instance(argv=voila_args(port, root, preheat=preheat, ip=ip))
     finally:
         shutil.rmtree(data_dir, ignore_errors=True)
+
+
+class _NotVoilasAddress(logging.Filter):
+    """Drops Voilà's "Voilà is running at: <root URL>" record (see ``_serve``)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Voil\u00e0 is running at")
 
 
 def wait_for_port(port: int, host: str = HOST, timeout: float = 60.0, proc: Any = None) -> None:
