@@ -871,3 +871,30 @@ def test_markdown_emphasis_renders_with_no_stray_asterisks(path: Path) -> None:
             continue
         text = re.sub(r"<[^>]+>", "", markdown2html_mistune(cell.source))
         assert "**" not in text, f"cell {index}: {text[text.index('**') - 30 :][:80]!r}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_start_page_explains_both_kinds_of_rule_code(lang: str) -> None:
+    # Lessons cite C- rules and lesson 12 H- rules: the start page says what each letter means,
+    # with an example of each.
+    cells = read(LESSONS / lang / "00-start.ipynb").cells
+    section = next(c.source for c in cells if c.source.count("C-MELD-2") and "##" in c.source)
+    cited = RULE_ID.findall(section)
+    assert any(r.startswith("C-") for r in cited) and any(r.startswith("H-") for r in cited)
+    for letter in "CH":
+        spelled = (f'"{letter}"', f"“{letter}”", f'<code dir="ltr">{letter}</code>')
+        assert any(s in section for s in spelled), f"{lang}: what {letter} means"
+    assert "12" in prose(section)  # the lesson that teaches the H- rules
+
+
+def test_lesson_12_states_the_wild_card_share_the_engine_applies() -> None:
+    """H-MELD-2: at least twice as many naturals as wild cards, so two naturals carry one wild
+    card (the engine lays down 9 9 2) and two naturals do not carry two (9 9 2 2 is refused);
+    the lesson says so."""
+    position = (PUZZLES / "hand-and-foot" / "01-clean-pile.txt").read_text(encoding="utf-8")
+    state = parse_position(position.replace("S: K K K JK 9 9 6 5", "S: K K K 2 2 9 9 6 5"))
+    assert state.check(parse_move("meld 9 9 2")).legal
+    refused = state.check(parse_move("meld 9 9 2 2")).reason
+    assert refused is not None and refused.rule == "H-MELD-2"
+    text = prose(read(LESSONS / "en" / "12-hand-and-foot.ipynb").cells[2].source)
+    assert "two or three naturals may carry one wild card" in " ".join(text.split())
