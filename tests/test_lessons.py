@@ -387,7 +387,7 @@ BUTTONS_NAMED = {
     "03-melds-canastas.ipynb": ("button.meld", "game.legal", "game.not_legal"),
     "04-threes.ipynb": ("button.draw", "button.take"),
     "05-discard-pile.ipynb": ("button.take",),
-    "06-first-meld.ipynb": ("button.meld",),
+    "06-first-meld.ipynb": ("button.meld", "button.take"),
     "07-going-out.ipynb": ("button.go_out", "button.meld", "button.discard", "button.ask"),
     "08-scoring.ipynb": ("game.next_line", "game.check"),
     "09-two-players.ipynb": ("button.draw_two", "button.discard", "button.go_out"),
@@ -665,7 +665,10 @@ def test_take_puzzle_matches_its_expectation(entry: Entry) -> None:
 def test_take_puzzles_cover_both_kinds() -> None:
     expected = [e.expect for e in TAKE_PUZZLES]
     assert expected.count("legal") >= 3
-    assert {"C-PILE-3", "C-BLK-1", "C-PILE-6", "C-PILE-5"} <= set(expected)
+    # Every rule lesson 5 teaches that stops a pickup; the first meld's minimum (C-PILE-6) is
+    # lesson 6's, and so are its pile puzzles (go-down).
+    assert {"C-PILE-3", "C-BLK-1", "C-PILE-2", "C-PILE-4", "C-PILE-5"} <= set(expected)
+    assert "C-PILE-6" in EXPECT["go-down"].values()
     # The canonical example: a frozen pile, one natural and a wild card (C-PILE-3) ...
     frozen = [e for e in TAKE_PUZZLES if e.expect == "C-PILE-3"]
     assert any(learners_attempt(e.state()).cards.count(Kind.JOKER) == 1 for e in frozen)
@@ -871,6 +874,164 @@ def test_markdown_emphasis_renders_with_no_stray_asterisks(path: Path) -> None:
             continue
         text = re.sub(r"<[^>]+>", "", markdown2html_mistune(cell.source))
         assert "**" not in text, f"cell {index}: {text[text.index('**') - 30 :][:80]!r}"
+
+
+# ---------------------------------------------------------------------------- taught before used
+
+#: Every lesson with a puzzle set, in the order of the course.
+SET_OF_LESSON = {**GAME_OF_NOTEBOOK, "12-hand-and-foot.ipynb": "hand-and-foot"}
+
+
+def taught_by_each_lesson() -> dict[str, set[str]]:
+    """The rules taught by each lesson or an earlier one (the notebooks' ``canasta.rules``)."""
+    taught: set[str] = set()
+    so_far: dict[str, set[str]] = {}
+    for name in NOTEBOOK_NAMES:
+        taught |= set(read(LESSONS / "en" / name).metadata["canasta"]["rules"])
+        so_far[name] = set(taught)
+    return so_far
+
+
+def rules_the_table_shows(view: dict[str, Any], game: dict[str, Any], state: State) -> set[str]:
+    """The rules behind what a puzzle's table and panel show at its start: a STOP sign, a frozen
+    pile, a first-meld minimum, a canasta's badge, Hand and Foot's piles, and the rules offered
+    as answers."""
+    from canasta_teach.engine.handfoot import HandFootState
+
+    handfoot = isinstance(state, HandFootState)
+    shown: set[str] = set()
+    pile = view["pile"]
+    if pile.get("stop"):
+        shown.add("H-PILE-2" if handfoot else "C-BLK-1")
+    if pile.get("frozen") and not handfoot:
+        shown.add("C-FRZ-2" if pile["frozen"] == "first_meld" else "C-FRZ-1")
+    for team_view, team in zip(view["teams"], (0, 1), strict=True):
+        if team_view["minimum_text"] and state.minimum(team):
+            shown.add("H-MIN-1" if handfoot else "C-MIN-1")
+        if any(m.get("canasta") for m in team_view["melds"]):
+            shown.add("C-CAN-1")
+        if team_view.get("piles"):
+            shown.add("H-MELD-3")
+    shown |= {c["id"].removeprefix("reason:") for c in game.get("choices") or []
+              if c["id"].startswith("reason:")}  # fmt: skip
+    return shown
+
+
+def rules_an_answer_applies(puzzle: Any) -> set[str]:
+    """The rules a right answer to ``puzzle`` applies, found by the engine: the rule that stops
+    a pickup (or the way a pickup is allowed), a proposed meld's verdict, the score lines' rules,
+    and the rules of each move of the solver's way to the goal (its notes, a red three drawn,
+    a pickup, black threes melded)."""
+    from canasta_teach.engine import Add, Discard, Draw
+    from canasta_teach.engine.handfoot import HandFootState
+    from canasta_teach.engine.scoring import score_hand
+    from canasta_teach.widgets.puzzles import (
+        going_out_refusal,
+        legal_takes,
+        solve,
+        take_refusal,
+    )
+
+    state = puzzle.state()
+    handfoot = isinstance(state, HandFootState)
+    team = state.current % 2
+    needs: set[str] = set()
+    goal = puzzle.goal
+    if goal == "value":
+        needs.add("C-VAL-1")
+    if goal in ("score", "score_walk"):
+        needs |= {"C-SCORE-1", *(ln.rule for t in score_hand(state).teams for ln in t.lines)}
+    if goal == "meld":
+        needs.add("C-MELD-1")
+        if puzzle.canasta:
+            needs.add("C-CAN-1")
+        if puzzle.proposed is not None:
+            reason = state.check(Meld(puzzle.proposed)).reason
+            needs |= {reason.rule} if reason is not None else set()
+    if goal == "pile":
+        needs.add("H-MELD-3")
+    if goal == "first_meld":
+        needs.add("C-MIN-1")
+    if goal in ("go_out", "out_or_explain"):
+        needs.add("H-OUT-1" if handfoot else "C-OUT-2")
+        if puzzle.concealed:
+            needs.add("C-OUT-3")
+    if goal == "out_or_explain":
+        reason = going_out_refusal(state)
+        needs |= {reason.rule} if reason is not None else set()
+    if puzzle.partner is not None:
+        needs.add("C-ASK-1")
+    if goal == "take_or_explain":
+        reason = take_refusal(state)
+        if reason is not None:
+            needs.add(reason.rule)
+        elif handfoot:
+            needs.add("H-PILE-1")
+        else:
+            needs.add("C-PILE-1")
+            top = state.pile_top
+            assert top is not None
+            if state.frozen_by(team) is not None:
+                needs.add("C-PILE-3")  # only a natural pair takes it
+            elif not any(m.cards.count(top) >= 2 for m in legal_takes(state)):
+                needs.add("C-PILE-4")  # a natural and a wild card, or onto the team's meld
+            if not state.down[team]:
+                needs.add("C-PILE-6")
+    if goal in ("turn", "first_meld", "go_out", "out_or_explain") and (
+        goal != "out_or_explain" or going_out_refusal(state) is None
+    ):
+        plan = solve(puzzle, state)
+        assert plan is not None, puzzle.name
+        current = state.copy()
+        for move in plan:
+            reds = sum(current.red_threes)
+            verdict = current.apply(move)
+            if verdict.note is not None:
+                needs.add(verdict.note.rule)
+            if sum(current.red_threes) > reds:
+                needs.add("C-RED-1")
+            if isinstance(move, TakePile):
+                needs.add("H-PILE-1" if handfoot else "C-PILE-1")
+            if isinstance(move, (Meld, Add)) and Kind.BLACK_THREE in move.cards:
+                needs |= {"C-MELD-4", "C-OUT-4"}
+            if isinstance(move, Draw) and state.players == 2:
+                needs.add("C-TWO-2")
+            if isinstance(move, (Draw, Meld, Add, Discard)) and not handfoot:
+                needs.add({Draw: "C-TURN-1", Discard: "C-TURN-3"}.get(type(move), "C-TURN-2"))
+    return needs
+
+
+def test_every_puzzle_uses_only_rules_its_lesson_or_an_earlier_one_has_taught() -> None:
+    """A puzzle is not solved by a rule the course teaches later, and its table shows nothing a
+    later lesson explains: each puzzle's ``rules`` in set.toml name what it needs (at least the
+    rules the engine finds in its right answer and on its table), and each of them is in the
+    ``canasta.rules`` of its lesson or an earlier one."""
+    from canasta_teach import widgets
+
+    so_far = taught_by_each_lesson()
+    checked = 0
+    for notebook, set_name in SET_OF_LESSON.items():
+        widget = widgets.play(set_name, lang="en", start=LESSONS / "en")
+        assert isinstance(widget, widgets.CardTable), set_name
+        game = widget.game_controller
+        for index, puzzle in enumerate(game.set.puzzles):
+            game.load(index)
+            where = f"{set_name}/{puzzle.name}"
+            declared = set(puzzle.rules)
+            assert declared, f"{where}: list the rules it needs (set.toml 'rules')"
+            found = rules_the_table_shows(widget.view, widget.game, puzzle.state())
+            found |= rules_an_answer_applies(puzzle)
+            assert found <= declared, f"{where}: needs {sorted(found - declared)} too"
+            early = declared - so_far[notebook]
+            assert not early, f"{where}: {sorted(early)} not taught by {notebook} or before"
+            checked += 1
+    assert checked == sum(len(load_set_of(name).puzzles) for name in SET_OF_LESSON.values())
+
+
+def load_set_of(name: str) -> Any:
+    from canasta_teach.widgets.puzzles import load_set
+
+    return load_set(PUZZLES / name)
 
 
 @pytest.mark.parametrize("lang", LANGS)

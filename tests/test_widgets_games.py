@@ -570,3 +570,347 @@ def test_a_puzzle_pile_can_be_spread_to_see_every_card_in_it() -> None:
 
     free = TableController(state.copy(), tr, "en")
     assert "cards" not in free.widget.view["pile"]
+
+
+# ---------------------------------------------------------------------- the learner's walkthrough
+
+
+def real_game(name: str, lang: str = "en") -> tuple[CardTable, PuzzleGame]:
+    widget = play(name, lang=lang, start=REPO / "lessons" / lang)
+    assert isinstance(widget, CardTable), widget
+    return widget, widget.game_controller
+
+
+def to_puzzle(g: PuzzleGame, file: str) -> int:
+    index = next(i for i, p in enumerate(g.set.puzzles) if p.name == file)
+    g.load(index)
+    return index
+
+
+def real_puzzles() -> list[tuple[str, str]]:
+    return [
+        (folder.name, puzzle.name)
+        for folder in _all_sets()
+        if "_test" not in folder.parts
+        for puzzle in load_set(folder).puzzles
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "file", "rules"),
+    [
+        ("threes", "02-black-three-on-top.txt", {"C-BLK-1", "C-PILE-2"}),
+        ("take-the-pile", "01-black-three-stop.txt", {"C-BLK-1", "C-PILE-2"}),
+        ("take-the-pile", "04-frozen-one-natural.txt", {"C-PILE-3", "C-FRZ-1"}),
+        ("take-the-pile", "06-wild-on-top.txt", {"C-PILE-2"}),
+        ("take-the-pile", "07-one-natural-alone.txt", {"C-PILE-4"}),
+        ("take-the-pile", "08-last-card.txt", {"C-PILE-5"}),
+        ("go-down", "06-first-meld-too-low.txt", {"C-PILE-6"}),
+        ("review", "03-frozen-by-first-meld.txt", {"C-PILE-3", "C-FRZ-2"}),
+    ],
+)
+def test_every_rule_that_truly_stops_a_pickup_is_a_right_answer(
+    name: str, file: str, rules: set[str]
+) -> None:
+    # The walkthrough: under a black three, "Never taken under a black three or a wild card"
+    # (C-PILE-2) was marked wrong, though the rules page says exactly that.
+    from canasta_teach.widgets.puzzles import stopping_rules
+
+    w, g = real_game(name)
+    index = to_puzzle(g, file)
+    state = g.controller.state
+    assert stopping_rules(state) == rules
+    reason = take_refusal(state)
+    assert reason is not None and reason.rule in rules
+    tr = get_translator("en")
+    offered = [c["id"].removeprefix("reason:") for c in w.game["choices"]]
+    for rule in offered:
+        g.solved.discard(index)
+        g.load(index)
+        press(g, "reason:" + rule)
+        if rule not in rules:
+            assert w.message["kind"] == "refusal" and index not in g.solved, rule
+            continue
+        assert w.message["kind"] == "success" and index in g.solved, rule
+        # The engine's own, more specific reason is said with it.
+        assert tr.reason(reason) in w.message["text"] and w.message["rule"] == reason.rule
+        if rule != reason.rule:
+            also = tr.ui(
+                "game.feedback.right_reason_also",
+                rule=tr.rule_title(rule),
+                reason=tr.reason(reason),
+            )
+            assert w.message["text"] == also
+    assert rules & set(offered)
+
+
+def test_a_black_three_puzzle_offers_and_accepts_both_rules_that_stop_it() -> None:
+    for name, file in (("threes", "02-black-three-on-top.txt"),
+                       ("take-the-pile", "01-black-three-stop.txt")):  # fmt: skip
+        w, g = real_game(name, "ur")
+        index = to_puzzle(g, file)
+        offered = {c["id"].removeprefix("reason:") for c in w.game["choices"]}
+        if name == "threes":
+            assert {"C-BLK-1", "C-PILE-2"} <= offered
+        press(g, "reason:C-PILE-2")
+        assert index in g.solved and w.message["kind"] == "success"
+
+
+def _available(g: PuzzleGame, action: str) -> bool:
+    """Whether the learner can do ``action`` at the start of the puzzle: a legal move of that
+    button, going out, or an answer on offer in the panel that the game accepts."""
+    from canasta_teach.engine import Add, AskPartner, Discard, Draw, Meld
+    from canasta_teach.engine.goingout import going_out_plan
+    from canasta_teach.widgets.puzzles import answer_question, legal_takes, stopping_rules
+
+    state = g.controller.state
+    moves = state.legal_moves()
+    choices = [c["id"] for c in g.widget.game["choices"]]
+    if action == "out":
+        return going_out_plan(state) is not None
+    if action == "ask":
+        return g.puzzle.partner is not None and any(isinstance(m, AskPartner) for m in moves)
+    if action == "take":
+        return bool(legal_takes(state))
+    kinds = {"draw": Draw, "meld": Meld, "add": Add, "discard": Discard}
+    if action in kinds:
+        return any(isinstance(m, kinds[action]) for m in moves)
+    if action == "reason":
+        offered = {c.removeprefix("reason:") for c in choices if c.startswith("reason:")}
+        if g.puzzle.goal == "out_or_explain":
+            right = going_out_refusal(state)
+            return right is not None and right.rule in offered
+        return bool(stopping_rules(state) & offered)
+    if action == "answer":
+        right, _ = answer_question(state, state.current, g.puzzle.question or "count")
+        return "answer:" + right in choices
+    return action in choices  # legal, not_legal, next_line, check
+
+
+@pytest.mark.parametrize(("name", "file"), real_puzzles())
+def test_every_prompt_asks_for_what_its_position_allows(name: str, file: str) -> None:
+    # The walkthrough: "press Draw" after the draw (lessons 4, 7, 9, 10), and "you would like
+    # to go out" with a hand that cannot. Each prompt names what it asks for first
+    # (PROMPT_ACTIONS); at the puzzle's start that is a legal move or an answer on offer.
+    from canasta_teach.widgets.games import PROMPT_ACTIONS
+
+    w, g = real_game(name)
+    to_puzzle(g, file)
+    key, _params = g.prompt()
+    assert key in PROMPT_ACTIONS, key
+    for step in PROMPT_ACTIONS[key]:
+        assert any(_available(g, a) for a in step.split("|")), (key, step)
+    assert w.game["prompt"].startswith(get_translator("en").ui(key, **_params))
+
+
+def test_every_prompt_the_games_can_show_says_what_it_asks_for() -> None:
+    from canasta_teach.widgets.games import PROMPT_ACTIONS
+
+    source = (REPO / "canasta_teach" / "widgets" / "games.py").read_text(encoding="utf-8")
+    import re
+
+    used = set(re.findall(r'"(game\.prompt\.[a-z_.]+[a-z_])"', source))
+    assert used and used <= set(PROMPT_ACTIONS), sorted(used - set(PROMPT_ACTIONS))
+    actions = {"draw", "take", "meld", "add", "discard", "ask", "out", "reason", "answer",
+               "legal", "not_legal", "next_line", "check"}  # fmt: skip
+    for key, steps in PROMPT_ACTIONS.items():
+        assert steps and all(set(step.split("|")) <= actions for step in steps), key
+
+
+def test_a_turn_that_starts_after_the_draw_does_not_ask_for_a_draw() -> None:
+    tr = get_translator("en")
+    for name, file in (("threes", "05-black-threes-wait.txt"), ("go-out", "07-no-canasta-yet.txt"),
+                       ("two-players", "03-one-canasta-is-not-enough.txt"),
+                       ("review", "05-canasta-first.txt")):  # fmt: skip
+        w, g = real_game(name)
+        to_puzzle(g, file)
+        assert g.controller.state.phase.value == "meld"
+        for draw in (tr.ui("button.draw"), tr.ui("button.draw_two")):
+            assert draw not in w.game["prompt"], (name, file)
+        assert not w.view["enabled"]["draw"]
+
+
+@pytest.mark.parametrize(("name", "file"), [p for p in real_puzzles() if p[0] != "score-a-hand"])
+def test_the_hint_never_gives_up_on_a_puzzle_that_can_still_be_solved(name: str, file: str) -> None:
+    # The walkthrough: after the partner said no (lesson 7, puzzle 6), the Hint said "Press
+    # Start again", though the puzzle was still solvable. Played along the solver's way, every
+    # Hint names a step, and the puzzle ends solved.
+    from canasta_teach.widgets.puzzles import solve
+
+    w, g = real_game(name)
+    index = to_puzzle(g, file)
+    tr = get_translator("en")
+    if g.puzzle.goal not in ("turn", "first_meld", "go_out"):
+        return
+    plan = solve(g.puzzle, g.controller.state)
+    assert plan
+    for move in plan:
+        press(g, "hint")
+        assert w.game["hint"] != tr.ui("hint.retry"), (file, move)
+        _play(g, move)
+    assert index in g.solved, w.message
+
+
+def _play(g: PuzzleGame, move: object) -> None:
+    from canasta_teach.engine import Add, AskPartner, Discard, Draw, Meld, TakePile
+
+    def tokens(cards: tuple[object, ...]) -> list[str]:
+        return [TOKENS[k] for k in cards]  # type: ignore[index]
+
+    if isinstance(move, Draw):
+        g.controller.intent({"action": "draw"})
+    elif isinstance(move, TakePile):
+        g.controller.intent({"action": "take", "cards": tokens(move.cards)})
+    elif isinstance(move, Meld):
+        g.controller.intent({"action": "meld", "cards": tokens(move.cards)})
+    elif isinstance(move, Add):
+        g.controller.intent(
+            {"action": "add", "rank": TOKENS[move.rank], "cards": tokens(move.cards)}
+        )
+    elif isinstance(move, Discard):
+        g.controller.intent({"action": "discard", "cards": [TOKENS[move.card]]})
+    else:
+        assert isinstance(move, AskPartner), move
+        g.controller.intent({"action": "ask"})
+
+
+def test_after_the_partner_says_no_the_hint_shows_the_way_on() -> None:
+    w, g = real_game("go-out")
+    index = to_puzzle(g, "06-ask-no.txt")
+    tr = get_translator("en")
+    g.controller.intent({"action": "ask"})
+    assert w.message["text"] == tr.ui("msg.partner_no")
+    press(g, "hint")
+    # Not "Start again", not "ask" again: keep the queens or an 8, and discard.
+    assert w.game["hint"] in {tr.ui("hint.step.discard", card=tr.card(t)) for t in ("8", "Q")}
+    g.controller.intent({"action": "discard", "cards": ["8"]})
+    assert index in g.solved
+
+
+def test_a_hint_goes_when_the_table_changes() -> None:
+    # The walkthrough: "Now discard a king." stayed after a 9 had been discarded.
+    w, g = real_game("your-turn")
+    press(g, "hint")
+    assert w.game["hint"] == get_translator("en").ui("hint.step.draw")
+    g.controller.intent({"action": "draw"})
+    assert w.game["hint"] == ""
+
+
+def test_the_lessons_first_value_quiz_shows_no_frozen_pile_or_minimum() -> None:
+    # Lesson 1 taught neither freezing (lesson 5) nor the first meld's minimum (lesson 6).
+    tr = get_translator("en")
+    w, g = real_game("card-values")
+    for index in range(g.total):
+        g.load(index)
+        assert not g.controller.state.down[0]  # nobody has melded: both would show
+        assert not w.view["pile"]["frozen"] and w.view["pile"]["frozen_text"] == ""
+        assert all(team["minimum_text"] == "" for team in w.view["teams"])
+    # The same position in the review (lesson 10) shows both.
+    w, g = real_game("review")
+    to_puzzle(g, "01-value-of-a-hand.txt")
+    assert w.view["pile"]["frozen"] == "first_meld"
+    assert w.view["teams"][0]["minimum_text"] == tr.ui("table.minimum", points=50)
+
+
+def test_hand_and_foot_puzzles_show_whether_each_player_plays_from_the_foot() -> None:
+    # The walkthrough: lesson 12 puzzle 7 hinges on the partner still holding the hand, which
+    # the puzzle table did not show.
+    tr = get_translator("en")
+    w, g = real_game("hand-and-foot")
+    to_puzzle(g, "07-partner-not-in-foot.txt")
+    assert w.game["show_others"] is True
+    partner = next(o for o in w.view["others"] if o["seat"] == "N")
+    assert partner["text"].endswith(tr.ntext("ui", "table.hf.foot_waiting", 13, count="13"))
+    assert w.view["foot_text"] == tr.ui("table.hf.in_foot")
+    w, g = real_game("take-the-pile")
+    assert w.game["show_others"] is False  # a Classic puzzle keeps the table it needs
+
+
+# ---------------------------------------------------------------------- scoring: what is counted
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_score_sheet_shows_the_cards_left_in_hand_face_up(lang: str) -> None:
+    # The walkthrough: "Cards left in hand" was asked, but no hand was shown anywhere.
+    from canasta_teach.engine.cards import VALUES
+    from canasta_teach.engine.scoring import score_hand
+
+    tr = get_translator(lang)
+    w, g = scoring(lang)
+    for index in range(g.total):
+        g.load(index)
+        state = g.controller.state
+        hands = w.game["sheet"]["hands"]
+        assert [s["id"] for s in hands["seats"]] == ["S", "N", "W", "E"]  # partners together
+        for seat, row in zip((0, 2, 1, 3), hands["seats"], strict=True):
+            cards = [TOKENS[k] for k in range(len(TOKENS)) for _ in range(state.hands[seat][k])]
+            assert sorted(row["cards"]) == sorted(cards) and row["count"] == len(cards)
+        for team in score_hand(state).teams:
+            lines = [ln for ln in team.lines if ln.code == "cards_in_hand"]
+            seats = [r for r in hands["seats"] if r["id"] in (("S", "N"), ("W", "E"))[team.team]]
+            values = sum(VALUES[TOKENS.index(c)] for r in seats for c in r["cards"])
+            assert values == (-lines[0].points if lines else 0), (index, team.team)
+        assert hands["label"] == tr.ui("game.full.leftover.caption")
+
+
+def test_the_worked_example_marks_the_cards_left_in_hand_on_their_line() -> None:
+    w, g = scoring()
+    seen = []
+    while 0 not in g.solved:
+        press(g, "next_line")
+        rows = [ln for t in w.game["sheet"]["teams"] for ln in (*t["lines"], t["total"])]
+        current = next((ln for ln in rows if ln.get("state") == "current"), None)
+        if current and current["rule"] == "C-VAL-2" and "hand" in current["label"].lower():
+            seen.append(list(w.game["highlight"]))
+    # North-South: North's 35 (South went out); East-West: West's and East's.
+    assert seen == [
+        ["[data-ct-leftover='S']", "[data-ct-leftover='N']"],
+        ["[data-ct-leftover='W']", "[data-ct-leftover='E']"],
+    ]
+
+
+def test_a_wrong_line_marks_the_cards_it_counts_and_a_deduction_needs_no_minus() -> None:
+    w, g = scoring()
+    tr = get_translator("en")
+    press(g, "next")
+    assert tr.ui("game.score.minus_note", example="\u2066\u221235\u2069") in w.game["prompt"]
+    lines = {ln["id"]: ln for t in w.game["sheet"]["teams"] for ln in t["lines"]}
+    deduction = lines["0.4"]
+    label = tr.text("engine", "score.cards_in_hand")
+    assert deduction["label"] == tr.ui("game.score.deduction", label=label)
+    right = {"0.0": "300", "0.1": "100", "0.2": "100", "0.3": "180", "0.4": "-15",
+             "0.total": "665", "1.0": "45", "1.1": "-50", "1.total": "-5"}  # fmt: skip
+    # Cards left in hand guessed as 0: wrong, and North's cards are marked under the sheet.
+    g.controller.intent({"action": "game", "id": "check", "values": {**right, "0.4": "0"}})
+    assert w.game["highlight"] == ["[data-ct-leftover='S']", "[data-ct-leftover='N']"]
+    # "15" on the line labelled as a deduction is −15; a total keeps its sign.
+    signs = {**right, "0.4": "15", "1.1": "50", "1.total": "5"}
+    g.controller.intent({"action": "game", "id": "check", "values": signs})
+    marks = {ln["id"]: ln["state"] for t in w.game["sheet"]["teams"]
+             for ln in (*t["lines"], t["total"])}  # fmt: skip
+    assert marks["0.4"] == "right" and marks["1.1"] == "right" and marks["1.total"] == "wrong"
+    g.controller.intent({"action": "game", "id": "check",
+                         "values": {**right, "0.4": "15", "1.1": "50"}})  # fmt: skip
+    assert g.solved == {1}
+
+
+def test_the_scoring_hint_is_about_counting_the_first_line_not_yet_right() -> None:
+    # The walkthrough: every scoring puzzle's Hint was the pile's ("Look at the top card...").
+    w, g = scoring()
+    tr = get_translator("en")
+    press(g, "hint")
+    assert w.game["hint"] == tr.ui("hint.score.walk", button=tr.ui("game.next_line"))
+    press(g, "next")
+    press(g, "hint")
+    assert w.game["hint"] == tr.ui("hint.score.canastas")  # a mixed canasta comes first
+    entered = {"0.0": "300", "0.1": "100", "0.2": "100", "0.3": "180"}
+    g.controller.intent({"action": "game", "id": "check", "values": entered})
+    press(g, "hint")
+    assert w.game["hint"] == tr.ui("hint.score.cards_in_hand")
+    g.controller.intent({"action": "game", "id": "check", "values": {**entered, "0.4": "-15"}})
+    press(g, "hint")
+    assert w.game["hint"] == tr.ui("hint.score.total")
+    for index in range(1, g.total):
+        g.load(index)
+        press(g, "hint")
+        assert w.game["hint"] != tr.ui("hint.generic")

@@ -1124,11 +1124,14 @@ def breakdown_sheet(
             "hands": leftover_hands(tr, state, seat)}  # fmt: skip
 
 
-def leftover_hands(tr: Translator, state: State, seat: int = LEARNER) -> dict[str, Any]:
+def leftover_hands(
+    tr: Translator, state: State, seat: int = LEARNER, *, by_team: bool = False
+) -> dict[str, Any]:
     """Every player's cards left when the hand ended, face up (the hand is over: nothing is
-    hidden any more), each seat from ``seat`` on round the table, with the count and the cards
-    in words for a screen reader; in Hand and Foot also a foot not picked up, whose cards count
-    against the team as well (H-VAL-1)."""
+    hidden any more), each seat from ``seat`` on round the table (``by_team``: ``seat`` and
+    its partner first, then the other team, as a score sheet counts them), with the count and
+    the cards in words for a screen reader; in Hand and Foot also a foot not picked up, whose
+    cards count against the team as well (H-VAL-1)."""
     from canasta_teach.engine.cards import kinds_of
     from canasta_teach.engine.handfoot import HandFootState
     from canasta_teach.engine.view import seat_names
@@ -1149,9 +1152,11 @@ def leftover_hands(tr: Translator, state: State, seat: int = LEARNER) -> dict[st
         return {"cards": cards, "count": n, "label": label,
                 "count_text": tr.ntext("ui", "game.full.leftover.count", n, count=n)}  # fmt: skip
 
+    order = [(seat + i) % state.players for i in range(state.players)]
+    if by_team:
+        order = [s for s in order if s % 2 == seat % 2] + [s for s in order if s % 2 != seat % 2]
     seats = []
-    for i in range(state.players):
-        s = (seat + i) % state.players
+    for s in order:
         name = tr.seat(names[s])
         entry = {"id": names[s], "name": name, **cards_of(state.hands[s], name, False)}
         if isinstance(state, HandFootState) and not state.in_foot[s]:

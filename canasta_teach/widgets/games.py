@@ -44,7 +44,8 @@ from canasta_teach.engine import (
 from canasta_teach.engine.cards import TOKENS, VALUES
 from canasta_teach.engine.handfoot import HandFootState, pile_kind
 from canasta_teach.engine.scoring import ScoreLine, score_hand
-from canasta_teach.engine.view import team_names
+from canasta_teach.engine.state import Phase
+from canasta_teach.engine.view import seat_names, team_names
 
 from .puzzles import (
     Puzzle,
@@ -64,6 +65,7 @@ from .puzzles import (
     pile_plays,
     pile_problem,
     solve,
+    stopping_rules,
     take_refusal,
     turn_over,
 )
@@ -97,6 +99,26 @@ SCORE_WHY = {
     "red_threes_left": "game.score.why.red_threes_left",
     "cards_in_hand_foot": "game.score.why.cards_in_hand_foot",
 }
+#: Score lines that only ever take points off (C-VAL-2, C-RED-3, C-ASK-1, H-VAL-1, H-RED-1): the
+#: sheet labels them as deductions, and a learner's entry without its minus sign is accepted.
+DEDUCTIONS = frozenset(
+    {"cards_in_hand", "cards_in_hand_foot", "ask_penalty", "red_threes_unmelded",
+     "red_threes_left"}
+)  # fmt: skip
+#: The Hint for a score line not yet right: how to count it (never its value).
+SCORE_HINTS = {
+    "canastas_natural": "hint.score.canastas",
+    "canastas_mixed": "hint.score.canastas",
+    "red_threes": "hint.score.red_threes",
+    "red_threes_unmelded": "hint.score.red_threes",
+    "going_out": "hint.score.going_out",
+    "going_out_concealed": "hint.score.going_out",
+    "melded_cards": "hint.score.melded_cards",
+    "cards_in_hand": "hint.score.cards_in_hand",
+    "cards_in_hand_foot": "hint.score.cards_in_hand",
+}
+#: Deduction lines whose label does not already say "minus": the sheet says it.
+DEDUCTION_LABELS = frozenset({"cards_in_hand", "cards_in_hand_foot", "ask_penalty"})
 GAMES = (
     "card-values",
     "your-turn",
@@ -119,6 +141,52 @@ TURN_PROMPTS = {
     "meld": "game.prompt.turn.meld",
     "add": "game.prompt.turn.add",
     "ask": "game.prompt.turn.ask",
+}
+#: The same tasks for a puzzle that starts after the draw (saying "press Draw" there would
+#: contradict the greyed-out button).
+TURN_PROMPTS_DRAWN = {
+    "any": "game.prompt.turn.any_drawn",
+    "meld": "game.prompt.turn.meld_drawn",
+    "add": "game.prompt.turn.add_drawn",
+    "ask": "game.prompt.turn.ask",
+}
+#: What each prompt asks the learner to do first, in order: a table button ("draw", "take",
+#: "meld", "add", "discard", "ask"), "out" (go out), or an answer in the panel ("reason": a
+#: rule that stops the move, "answer", "legal", "not_legal", "next_line", "check").  "a|b":
+#: either.  tests/test_widgets_games.py checks each against the puzzle's starting position:
+#: what a prompt asks for is possible there (no "press Draw" after the draw, no "you would
+#: like to go out" with a hand that cannot).
+PROMPT_ACTIONS: dict[str, tuple[str, ...]] = {
+    "game.prompt.judge": ("legal", "not_legal"),
+    "game.prompt.meld": ("meld",),
+    "game.prompt.meld_rank": ("meld",),
+    "game.prompt.canasta": ("meld",),
+    "game.prompt.canasta_natural": ("meld",),
+    "game.prompt.canasta_mixed": ("meld",),
+    "game.prompt.pile": ("meld|add",),
+    "game.prompt.pile_clean": ("meld|add",),
+    "game.prompt.pile_dirty": ("meld|add",),
+    "game.prompt.pile_wild": ("meld|add",),
+    "game.prompt.out_or_explain": ("out|reason",),
+    "game.prompt.take": ("take|reason",),
+    "game.prompt.value_count": ("answer",),
+    "game.prompt.value_most": ("answer",),
+    "game.prompt.turn.any": ("draw",),
+    "game.prompt.turn.take": ("take",),
+    "game.prompt.turn.meld": ("draw",),
+    "game.prompt.turn.add": ("draw",),
+    "game.prompt.turn.ask": ("ask", "out"),
+    "game.prompt.turn.any_drawn": ("discard",),
+    "game.prompt.turn.meld_drawn": ("meld",),
+    "game.prompt.turn.add_drawn": ("add",),
+    "game.prompt.first_meld": ("meld",),
+    "game.prompt.first_meld_draw": ("draw|take",),
+    "game.prompt.go_out": ("out",),
+    "game.prompt.go_out_concealed": ("out",),
+    "game.prompt.go_out_ask": ("ask", "out"),
+    "game.prompt.hf_go_out": ("out",),
+    "game.prompt.score_walk": ("next_line",),
+    "game.prompt.score": ("check",),
 }
 TURN_MISSING = {
     "take": "game.feedback.turn_missing.take",
@@ -182,6 +250,7 @@ class PuzzleGame:
         self.entered: dict[str, str] = {}  # the learner's score sheet, as typed
         self.marks: dict[str, bool] = {}  # checked entries: right or wrong
         first = puzzle_set.puzzles[0]
+        self.start: State = first.state()  # the puzzle's position as given (see ``load``)
         self.controller = TableController(
             first.state(),
             translator,
@@ -214,6 +283,7 @@ class PuzzleGame:
         self.index = max(0, min(index, self.total - 1))
         puzzle = self.puzzle
         state = puzzle.state()
+        self.start = puzzle.state()  # the position as the puzzle gives it (never played on)
         self.hint = ""
         self.record = TurnRecord()
         self.tries = 0
@@ -232,6 +302,7 @@ class PuzzleGame:
             {partner: self._partner_answer} if puzzle.partner is not None else {}
         )
         self.controller.pile_hints = puzzle.goal != "take_or_explain"
+        self.controller.hidden = self.set.hide  # what the lesson has not taught yet
         self.controller.pile_spread = True  # a puzzle may hinge on a card under the top one
         with self.widget.hold_sync():
             self.controller.reset(state)
@@ -383,6 +454,16 @@ class PuzzleGame:
                 reason.rule,
             )
             self._solved()
+        elif not out and rule in stopping_rules(state):
+            # Another rule that truly stops the pickup (C-PILE-2 under a black three): right,
+            # and the engine's more specific reason is added.
+            text = tr.ui(
+                "game.feedback.right_reason_also",
+                rule=tr.rule_title(rule),
+                reason=tr.reason(reason),
+            )
+            self.controller.say("success", text, reason.rule)
+            self._solved()
         else:
             key = "game.feedback.wrong_out_reason" if out else "game.feedback.wrong_reason"
             self.controller.say("refusal", tr.ui(key, rule=tr.rule_title(rule)))
@@ -454,7 +535,10 @@ class PuzzleGame:
         self.marks = {}
         for team, row_id, line in rows:
             right = line.points if line is not None else score.teams[team].total
-            self.marks[row_id] = _as_number(self.entered.get(row_id, "")) == right
+            entered = _as_number(self.entered.get(row_id, ""))
+            # A line labelled as a deduction takes its points off: "15" there means −15.
+            deduction = line is not None and line.code in DEDUCTIONS
+            self.marks[row_id] = entered == right or (deduction and entered == -right)
         wrong = sum(1 for ok in self.marks.values() if not ok)
         if wrong:
             self.controller.say("refusal", self.tr.ntext("ui", "game.feedback.score_wrong", wrong,
@@ -481,6 +565,8 @@ class PuzzleGame:
                 index += 1
                 row_id = f"{team.team}.{i}" if line is not None else f"{team.team}.total"
                 label = tr.score_label(line) if line is not None else tr.ui("game.score.total")
+                if line is not None and line.code in DEDUCTION_LABELS:
+                    label = tr.ui("game.score.deduction", label=label)
                 right = line.points if line is not None else team.total
                 why, selectors = self._line_facts(team.team, line)
                 entry: dict[str, Any] = {"id": row_id, "label": label}
@@ -507,6 +593,7 @@ class PuzzleGame:
                                 tr.ui("game.score.should_be", points=_signed(right)) + " " + why
                             )
                             entry["rule"] = line.rule if line else ""
+                            highlight += selectors  # the cards to count again, marked
                 if entry.get("rule"):
                     entry["rule_title"] = tr.rule_title(entry["rule"])
                 entries.append(entry)
@@ -515,7 +602,13 @@ class PuzzleGame:
             sheet_teams.append(
                 {"id": teams[team.team], "name": name, "lines": lines, "total": total}
             )
-        return {"label": tr.ui("game.score.sheet"), "teams": sheet_teams}, highlight
+        from .fullgame import leftover_hands
+
+        # Every player's cards left in hand, face up, partners together: the "cards left in
+        # hand" lines count them, and the learner counts them too.
+        hands = leftover_hands(tr, state, self.controller.seat, by_team=True)
+        return {"label": tr.ui("game.score.sheet"), "teams": sheet_teams,
+                "hands": hands}, highlight  # fmt: skip
 
     # ------------------------------------------------------------------ value questions
 
@@ -631,6 +724,9 @@ class PuzzleGame:
 
     def _on_move(self, move: Move, verdict: Verdict) -> None:
         puzzle = self.puzzle
+        # A hint was about the position before this move: it goes (a stale "Now discard a
+        # king" after another discard would contradict the table).
+        stale, self.hint = bool(self.hint), ""
         if (
             (puzzle.goal == "meld" and isinstance(move, Meld))
             or (puzzle.goal == "take_or_explain" and isinstance(move, TakePile))
@@ -653,6 +749,8 @@ class PuzzleGame:
             self._solved()
         elif turn_over(state, seat):
             self._missed()
+        elif stale:
+            self.render()
 
     def _missed(self) -> None:
         """The turn ended without answering the puzzle: say what was missing; Start again."""
@@ -755,6 +853,10 @@ class PuzzleGame:
             return tr.ui("hint.judge")
         if self.stage == "over":
             return tr.ui("hint.retry")
+        if puzzle.goal == "score_walk":
+            return tr.ui("hint.score.walk", button=tr.ui("game.next_line"))
+        if puzzle.goal == "score":
+            return self._score_hint()
         if puzzle.goal == "value":
             if puzzle.question == "most":
                 return tr.ui("hint.value_most")
@@ -798,10 +900,24 @@ class PuzzleGame:
         reason = state.check(best_take_attempt(state)).reason
         return self._refusal_hint(reason, top_name, pair)
 
-    def _next_step_hint(self, state: State) -> str:
-        """The first move of a way to the goal from here, in words."""
+    def _score_hint(self) -> str:
+        """How to count the first line of the sheet not yet right (never its value)."""
         tr = self.tr
-        plan = solve(self.puzzle, state)
+        for _team, row_id, line in self._score_rows():
+            if self.marks.get(row_id):
+                continue
+            if line is None:
+                return tr.ui("hint.score.total")
+            if line.code in SCORE_HINTS:
+                return tr.ui(SCORE_HINTS[line.code])
+            return tr.ui("hint.score.line", line=tr.score_label(line))
+        return tr.ui("hint.score.total")  # pragma: no cover - every line right is solved
+
+    def _next_step_hint(self, state: State) -> str:
+        """The first move of a way to the goal from here, in words (from what the learner
+        has done in this turn so far: a partner already asked is not asked again)."""
+        tr = self.tr
+        plan = solve(self.puzzle, state, record=self.record)
         if not plan:
             return tr.ui("hint.retry")
         move = plan[0]
@@ -842,6 +958,63 @@ class PuzzleGame:
 
     # ------------------------------------------------------------------ drawing
 
+    def prompt(self) -> tuple[str, dict[str, str]]:
+        """The prompt's message key and its words: the puzzle's task as it stands at the start
+        of the puzzle (``PROMPT_ACTIONS`` names the action each key asks the learner for, and a
+        test checks that it is a legal one there: no "press Draw" after the draw)."""
+        tr = self.tr
+        puzzle = self.puzzle
+        start = self.start
+        drawn = start.phase is not Phase.DRAW  # the puzzle starts after the draw
+        buttons = {
+            "meld": tr.ui("button.meld"), "add": tr.ui("button.add"),
+            "discard": tr.ui("button.discard"), "take": tr.ui("button.take"),
+            "ask": tr.ui("button.ask"), "go_out": tr.ui("button.go_out"),
+            # The two-player table's draw button says "Draw 2" (C-TWO-2).
+            "draw": tr.ui("button.draw_two" if start.players == 2 else "button.draw"),
+        }  # fmt: skip
+        if puzzle.goal == "meld":
+            if self.stage == "judge":
+                return "game.prompt.judge", {}
+            if puzzle.canasta is not None:
+                return CANASTA_PROMPTS[puzzle.canasta], {
+                    "cards": self._rank_name(), "button": buttons["meld"]}  # fmt: skip
+            if puzzle.rank is not None:
+                return "game.prompt.meld_rank", {"cards": self._rank_name(),
+                                                 "button": buttons["meld"]}  # fmt: skip
+            return "game.prompt.meld", {"button": buttons["meld"]}
+        if puzzle.goal == "pile":
+            return PILE_PROMPTS[puzzle.kind or "any"], {"meld": buttons["meld"],
+                                                       "add": buttons["add"]}  # fmt: skip
+        if puzzle.goal == "out_or_explain":
+            return "game.prompt.out_or_explain", {"meld": buttons["meld"],
+                                                  "discard": buttons["discard"]}  # fmt: skip
+        if puzzle.goal == "take_or_explain":
+            return "game.prompt.take", {"button": buttons["take"]}
+        if puzzle.goal == "value":
+            return VALUE_PROMPTS[puzzle.question or "count"], {}
+        if puzzle.goal == "turn":
+            wanted = puzzle.require[0] if puzzle.require else "any"
+            table = TURN_PROMPTS_DRAWN if drawn and wanted in TURN_PROMPTS_DRAWN else TURN_PROMPTS
+            return table[wanted], buttons
+        if puzzle.goal in SCORE_GOALS:
+            walk = puzzle.goal == "score_walk"
+            button = tr.ui("game.next_line" if walk else "game.check")
+            return ("game.prompt.score_walk" if walk else "game.prompt.score"), {"button": button}
+        if puzzle.goal == "first_meld":
+            # The minimum of the puzzle's starting position: once the meld is down the team's
+            # minimum is 0, but the task was (and the solved puzzle still says) the original one.
+            needed = tr.number(start.minimum(start.current % 2))
+            if not drawn:  # the first meld may come with the pile: the turn starts with a draw
+                return "game.prompt.first_meld_draw", {"needed": needed, **buttons}
+            return "game.prompt.first_meld", {"needed": needed, "button": buttons["meld"]}
+        if isinstance(start, HandFootState):
+            return "game.prompt.hf_go_out", buttons
+        key = "game.prompt.go_out_concealed" if puzzle.concealed else "game.prompt.go_out"
+        if puzzle.partner is not None:
+            key = "game.prompt.go_out_ask"
+        return key, {"button": buttons["go_out"], "ask": buttons["ask"]}
+
     def render(self) -> None:
         """Send the game panel (one trait update)."""
         tr = self.tr
@@ -851,83 +1024,35 @@ class PuzzleGame:
         choices: list[dict[str, Any]] = []
         proposed: list[str] = []
         choices_label = ""
+        key, params = self.prompt()
+        prompt = tr.ui(key, **params)
+        if puzzle.goal == "score":
+            prompt += " " + tr.ui("game.score.minus_note", example=_signed(-35))
         if puzzle.goal == "meld":
             if self.stage == "judge":
-                prompt = tr.ui("game.prompt.judge")
                 choices = [
                     {"id": "legal", "label": tr.ui("game.legal")},
                     {"id": "not_legal", "label": tr.ui("game.not_legal")},
                 ]
                 choices_label = tr.ui("game.judge_question")
-            elif puzzle.canasta is not None:
-                prompt = tr.ui(CANASTA_PROMPTS[puzzle.canasta], cards=self._rank_name(),
-                               button=tr.ui("button.meld"))  # fmt: skip
-            elif puzzle.rank is not None:
-                prompt = tr.ui("game.prompt.meld_rank", cards=self._rank_name(),
-                               button=tr.ui("button.meld"))  # fmt: skip
-            else:
-                prompt = tr.ui("game.prompt.meld", button=tr.ui("button.meld"))
             if puzzle.proposed is not None:
                 proposed = [TOKENS[k] for k in puzzle.proposed]
-        elif puzzle.goal == "pile":
-            prompt = tr.ui(PILE_PROMPTS[puzzle.kind or "any"], meld=tr.ui("button.meld"),
-                           add=tr.ui("button.add"))  # fmt: skip
-        elif puzzle.goal == "out_or_explain":
-            prompt = tr.ui("game.prompt.out_or_explain", meld=tr.ui("button.meld"),
-                           discard=tr.ui("button.discard"))  # fmt: skip
-            if self.stage == "play":
-                rules = self._offered_rules()
-                choices = [{"id": REASON_PREFIX + r, "label": tr.rule_title(r)} for r in rules]
-                choices_label = tr.ui("game.why_not_out")
-        elif puzzle.goal == "take_or_explain":
-            prompt = tr.ui("game.prompt.take", button=tr.ui("button.take"))
-            if self.stage == "play":
-                rules = self._offered_rules()
-                choices = [{"id": REASON_PREFIX + r, "label": tr.rule_title(r)} for r in rules]
-                choices_label = tr.ui("game.why_not")
-        elif puzzle.goal == "value":
+        elif puzzle.goal in ("out_or_explain", "take_or_explain") and self.stage == "play":
+            rules = self._offered_rules()
+            choices = [{"id": REASON_PREFIX + r, "label": tr.rule_title(r)} for r in rules]
+            out = puzzle.goal == "out_or_explain"
+            choices_label = tr.ui("game.why_not_out" if out else "game.why_not")
+        elif puzzle.goal == "value" and self.stage == "play":
             question = puzzle.question or "count"
-            prompt = tr.ui(VALUE_PROMPTS[question])
-            if self.stage == "play":
-                choices = [
-                    {
-                        "id": ANSWER_PREFIX + c,
-                        "label": tr.card_name(c) if question == "most" else c,
-                    }
-                    for c in self._value_choices()
-                ]
-                choices_label = tr.ui("game.your_answer")
-        elif puzzle.goal == "turn":
-            two_players = self.controller.state.players == 2
-            prompt = tr.ui(
-                TURN_PROMPTS[puzzle.require[0] if puzzle.require else "any"],
-                # The two-player table's draw button says "Draw 2" (C-TWO-2).
-                draw=tr.ui("button.draw_two" if two_players else "button.draw"),
-                discard=tr.ui("button.discard"),
-                meld=tr.ui("button.meld"), take=tr.ui("button.take"), add=tr.ui("button.add"),
-                ask=tr.ui("button.ask"),
-            )  # fmt: skip
-        elif puzzle.goal in SCORE_GOALS:
+            choices = [
+                {"id": ANSWER_PREFIX + c, "label": tr.card_name(c) if question == "most" else c}
+                for c in self._value_choices()
+            ]
+            choices_label = tr.ui("game.your_answer")
+        elif puzzle.goal in SCORE_GOALS and self.stage == "play":
             walk = puzzle.goal == "score_walk"
             button = tr.ui("game.next_line" if walk else "game.check")
-            prompt = tr.ui("game.prompt.score_walk" if walk else "game.prompt.score", button=button)
-            if self.stage == "play":
-                choices = [
-                    {"id": "next_line" if walk else "check", "label": button, "primary": True}
-                ]
-        elif puzzle.goal == "first_meld":
-            # The minimum of the puzzle's starting position: once the meld is down the team's
-            # minimum is 0, but the task was (and the solved puzzle still says) the original one.
-            needed = tr.number(puzzle.state().minimum(self.controller.seat % 2))
-            prompt = tr.ui("game.prompt.first_meld", needed=needed, button=tr.ui("button.meld"))
-        elif isinstance(self.controller.state, HandFootState):
-            prompt = tr.ui("game.prompt.hf_go_out", meld=tr.ui("button.meld"),
-                           add=tr.ui("button.add"), discard=tr.ui("button.discard"))  # fmt: skip
-        else:
-            key = "game.prompt.go_out_concealed" if puzzle.concealed else "game.prompt.go_out"
-            if puzzle.partner is not None:
-                key = "game.prompt.go_out_ask"
-            prompt = tr.ui(key, button=tr.ui("button.go_out"), ask=tr.ui("button.ask"))
+            choices = [{"id": "next_line" if walk else "check", "label": button, "primary": True}]
         solved_now = self.index in self.solved
         all_done = len(self.solved) == self.total
         progress = tr.ui("game.progress", solved=len(self.solved), total=self.total)
@@ -971,6 +1096,9 @@ class PuzzleGame:
             "hint": self.hint,
             "controls": controls,
             "stage": self.stage,
+            # Hand and Foot: each player's hand-or-foot state is on the table (a puzzle may
+            # hinge on whether the partner plays from the foot, H-OUT-1).
+            "show_others": isinstance(self.start, HandFootState),
         }
 
 
@@ -1017,7 +1145,7 @@ def line_facts(
             TOKENS[k] for s in seats for k in range(len(TOKENS)) for _ in range(state.hands[s][k])
         ]
         why = tr.ui(SCORE_WHY[line.code], cards=tr.cards(left), total=points(-line.points))
-        return why, []
+        return why, _leftover_selectors(state, seats)
     return tr.ui(SCORE_WHY[line.code]), []
 
 
@@ -1059,8 +1187,18 @@ def _handfoot_line_facts(
             if k != 2  # red threes have their own line
         ]
         why = tr.ui(SCORE_WHY[line.code], cards=tr.cards(left), total=points(-line.points))
-        return why, []
+        return why, _leftover_selectors(state, seats)
     return tr.ui(SCORE_WHY[line.code]), []
+
+
+def _leftover_selectors(state: State, seats: list[int]) -> list[str]:
+    """The rows of the leftover cards (``fullgame.leftover_hands``, drawn under the sheet) of
+    these seats, with a Hand and Foot foot not picked up."""
+    names = seat_names(state.players)
+    rows = [f"[data-ct-leftover='{names[s]}']" for s in seats]
+    if isinstance(state, HandFootState):
+        rows += [f"[data-ct-leftover='{names[s]}-foot']" for s in seats if not state.in_foot[s]]
+    return rows
 
 
 def _signed(points: int) -> str:

@@ -18,6 +18,14 @@ order, each a position file in the project's notation (``docs/notation.md``)::
     explain = "threes.stop"          # optional: ui message "why.<explain>", shown when solved
     kind = "clean"                   # optional (goal "pile", Hand and Foot): the pile's kind
                                      # ("clean", "dirty" or "wild"; any when left out)
+    rules = ["C-BLK-1", "C-PILE-2"]  # the rules the learner needs for this puzzle (what the
+                                     # table shows included); each must be taught by the
+                                     # puzzle's lesson or an earlier one (tests/test_lessons.py)
+
+Set-wide keys, before the first ``[[puzzle]]``: ``reasons`` (the rule ids a take-or-explain
+puzzle without ``choices`` draws its offered reasons from; by default every rule that can stop
+a pickup) and ``hide`` (parts of the table a lesson has not taught yet, kept off it:
+``"frozen"``, the pile's frozen mark; ``"minimum"``, the first meld's minimum).
 
 Goals:
 
@@ -102,6 +110,8 @@ HANDFOOT_TAKE_RULES = ("H-PILE-1", "H-PILE-2", "H-MIN-1", "H-OUT-1")
 OUT_RULES = ("C-OUT-1", "C-OUT-5", "C-ASK-1", "C-OUT-4")
 HANDFOOT_OUT_RULES = ("H-OUT-1", "H-OUT-2", "H-PILE-1", "H-PILE-2")
 CHOICES_SHOWN = 4
+#: Parts of the table a set may keep off it until its lesson has taught them (``hide``).
+HIDEABLE = ("frozen", "minimum")
 
 
 class PuzzleError(ValueError):
@@ -123,6 +133,8 @@ class Puzzle:
     explain: str | None = None
     canasta: str | None = None  # a meld puzzle that asks for a canasta: any, natural, mixed
     kind: str | None = None  # a pile puzzle's kind: clean, dirty, wild (None: any)
+    rules: tuple[str, ...] = ()  # the rules the learner needs (set.toml ``rules``)
+    reasons: tuple[str, ...] | None = None  # the set's pool of offered reasons (``reasons``)
 
     def state(self) -> State:
         """A fresh engine state of the position (every call: retries start clean)."""
@@ -136,6 +148,7 @@ class PuzzleSet:
     folder: Path
     puzzles: tuple[Puzzle, ...]
     next_lesson: str | None = None
+    hide: frozenset[str] = frozenset()  # table parts kept off it (``hide``)
 
 
 def find_puzzle_set(name: str, start: Path | None = None) -> Path | None:
@@ -164,13 +177,21 @@ def _cards(text: Any, where: str) -> tuple[Kind, ...]:
         raise PuzzleError(f"{where}: {err.args[0]!r} is not a card") from None
 
 
-def _read_puzzle(folder: Path, entry: Any, number: int) -> Puzzle:
+def _rule_ids(raw: Any, where: str, key: str) -> tuple[str, ...]:
+    if not isinstance(raw, list) or not all(isinstance(c, str) and c in RULES for c in raw):
+        raise PuzzleError(f"{where}: '{key}' must be a list of rule ids")
+    return tuple(raw)
+
+
+def _read_puzzle(
+    folder: Path, entry: Any, number: int, reasons: tuple[str, ...] | None = None
+) -> Puzzle:
     where = f"{folder / 'set.toml'}, puzzle {number}"
     if not isinstance(entry, dict):
         raise PuzzleError(f"{where}: expected a [[puzzle]] table")
     unknown = set(entry) - {
         "file", "goal", "rank", "proposed", "choices", "require", "concealed", "partner",
-        "question", "explain", "canasta", "kind",
+        "question", "explain", "canasta", "kind", "rules",
     }  # fmt: skip
     if unknown:
         raise PuzzleError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
@@ -191,12 +212,8 @@ def _read_puzzle(folder: Path, entry: Any, number: int) -> Puzzle:
         except ValueError:
             raise PuzzleError(f"{where}: rank {entry['rank']!r} is not a card") from None
     proposed = _cards(entry["proposed"], f"{where}, proposed") if "proposed" in entry else None
-    choices = None
-    if "choices" in entry:
-        raw = entry["choices"]
-        if not isinstance(raw, list) or not all(isinstance(c, str) and c in RULES for c in raw):
-            raise PuzzleError(f"{where}: 'choices' must be a list of rule ids")
-        choices = tuple(raw)
+    choices = _rule_ids(entry["choices"], where, "choices") if "choices" in entry else None
+    rules = _rule_ids(entry.get("rules", []), where, "rules")
     require = entry.get("require", [])
     if not isinstance(require, list) or not all(r in REQUIREMENTS for r in require):
         raise PuzzleError(f"{where}: 'require' must list moves among {', '.join(REQUIREMENTS)}")
@@ -221,6 +238,7 @@ def _read_puzzle(folder: Path, entry: Any, number: int) -> Puzzle:
     puzzle = Puzzle(
         file_name, goal, position, rank, proposed, choices, tuple(require), concealed,
         None if partner is None else partner == "yes", question, explain, canasta, kind,
+        rules, reasons,
     )  # fmt: skip
     _validate(puzzle, f"{where} ({file_name})")
     return puzzle
@@ -279,6 +297,54 @@ def take_refusal(state: State) -> Reason | None:
     if legal_takes(state):
         return None
     return state.check(best_take_attempt(state)).reason
+
+
+def stopping_rules(state: State) -> frozenset[str]:
+    """Every rule that on its own stops the seat to move from taking the pile (empty when some
+    pickup is legal): the engine's refusal, and the rules that say the same of this position
+    in other words.  With a black three on top both C-BLK-1 (it stops the next player) and
+    C-PILE-2 (never taken under a black three or a wild card) are true; a pile frozen for a
+    team without a natural pair is stopped by C-PILE-3 and by what froze it (C-FRZ-1, C-FRZ-2);
+    a first meld that no pickup can bring to the minimum, by C-PILE-6.  A quiz accepts each."""
+    reason = take_refusal(state)
+    if reason is None:
+        return frozenset()
+    found = {reason.rule}
+    top = state.pile_top
+    if isinstance(state, HandFootState) or top is None:
+        return frozenset(found)
+    seat = state.current
+    team = seat % 2
+    hand = state.hands[seat]
+    if top == Kind.BLACK_THREE:
+        return frozenset(found | {"C-BLK-1", "C-PILE-2"})
+    if top.is_wild:
+        return frozenset(found | {"C-PILE-2"})
+    if not top.is_natural:
+        return frozenset(found)
+    if sum(hand) == 1 and len(state.pile) == 1:
+        found.add("C-PILE-5")
+    frozen = state.frozen_by(team)
+    pair = hand[top] >= 2
+    if frozen is not None and not pair:
+        found.add("C-PILE-3")
+        if not state.down[team]:
+            found.add("C-FRZ-2")
+        if frozen in ("wild", "red_three"):
+            found.add("C-FRZ-1")
+    if frozen is None and not pair and state.melds[team].get(top) is None:
+        wild = hand[Kind.JOKER] + hand[Kind.TWO]
+        if hand[top] == 0 or not wild:
+            found.add("C-PILE-4")
+    if not state.down[team]:
+        # The most any pickup could count towards the first meld (C-MIN-2): the top card, every
+        # natural of its rank held, and as many wild cards as a meld may hold (C-MELD-2),
+        # jokers first.
+        wilds = [VALUES[Kind.JOKER]] * hand[Kind.JOKER] + [VALUES[Kind.TWO]] * hand[Kind.TWO]
+        most = VALUES[top] * (1 + hand[top]) + sum(wilds[: state.rules.max_wilds])
+        if most < state.minimum(team):
+            found.add("C-PILE-6")
+    return frozenset(found)
 
 
 def pile_made(before: State, after: State, team: int) -> str | None:
@@ -414,12 +480,20 @@ def _partner_reply(puzzle: Puzzle, state: State) -> Move | None:
     return None
 
 
-def solve(puzzle: Puzzle, state: State, max_nodes: int = SOLVER_NODES) -> list[Move] | None:
+def solve(
+    puzzle: Puzzle,
+    state: State,
+    max_nodes: int = SOLVER_NODES,
+    record: TurnRecord | None = None,
+) -> list[Move] | None:
     """A shortest-first list of the learner's moves that reaches the puzzle's goal from
     ``state`` (the scripted partner answering when asked), or None if none is found within
-    ``max_nodes`` positions.  Depth-first by iterative deepening, melds before discards."""
+    ``max_nodes`` positions.  Depth-first by iterative deepening, melds before discards.
+    ``record``: what the learner has already done in this turn (a puzzle that requires asking
+    the partner is still solvable after the question, though the rest of the turn asks none)."""
     seat = state.current
     nodes = 0
+    done = record or TurnRecord()
 
     def moves_of(current: State) -> list[Move]:
         moves = current.legal_moves()
@@ -456,7 +530,8 @@ def solve(puzzle: Puzzle, state: State, max_nodes: int = SOLVER_NODES) -> list[M
         return None
 
     for depth in range(1, 9):
-        found = search(state.copy(), TurnRecord(), depth, [])
+        start = TurnRecord(done.took, done.melded, done.added, done.asked)
+        found = search(state.copy(), start, depth, [])
         if found is not None or nodes >= max_nodes:
             return found
     return None
@@ -544,7 +619,8 @@ def _validate(puzzle: Puzzle, where: str) -> None:
     reason = take_refusal(state)
     if reason is None and not legal_takes(state):  # pragma: no cover - defensive
         raise PuzzleError(f"{where}: the engine gives no reason")
-    if puzzle.choices is not None and reason is not None and reason.rule not in puzzle.choices:
+    accepted = stopping_rules(state)
+    if puzzle.choices is not None and reason is not None and not accepted & set(puzzle.choices):
         raise PuzzleError(f"{where}: the right reason {reason.rule} is not among the choices")
 
 
@@ -566,8 +642,14 @@ def load_set(folder: Path) -> PuzzleSet:
         not isinstance(next_lesson, str) or not next_lesson.endswith(".ipynb") or "/" in next_lesson
     ):
         raise PuzzleError(f"{toml_path}: 'next_lesson' must name a lesson notebook beside this one")
-    puzzles = tuple(_read_puzzle(folder, entry, i + 1) for i, entry in enumerate(entries))
-    return PuzzleSet(folder.name, game, folder, puzzles, next_lesson)
+    reasons = _rule_ids(data["reasons"], str(toml_path), "reasons") if "reasons" in data else None
+    if reasons is not None and len(reasons) < CHOICES_SHOWN:
+        raise PuzzleError(f"{toml_path}: 'reasons' needs at least {CHOICES_SHOWN} rule ids")
+    hide = data.get("hide", [])
+    if not isinstance(hide, list) or not all(h in HIDEABLE for h in hide):
+        raise PuzzleError(f"{toml_path}: 'hide' lists parts among {', '.join(HIDEABLE)}")
+    puzzles = tuple(_read_puzzle(folder, entry, i + 1, reasons) for i, entry in enumerate(entries))
+    return PuzzleSet(folder.name, game, folder, puzzles, next_lesson, frozenset(hide))
 
 
 def offered_reasons(puzzle: Puzzle, right: str | None, salt: int) -> list[str]:
@@ -576,7 +658,7 @@ def offered_reasons(puzzle: Puzzle, right: str | None, salt: int) -> list[str]:
     (fixed per puzzle)."""
     if puzzle.choices is not None:
         return list(puzzle.choices)
-    pool: Sequence[str] = default_reasons(puzzle)
+    pool: Sequence[str] = puzzle.reasons or default_reasons(puzzle)
     picked = [right] if right else []
     start = salt % len(pool)
     for i in range(len(pool)):

@@ -295,6 +295,9 @@ class TableController:
         #: a puzzle about whether a move is allowed, a button drawn unavailable would give the
         #: answer away (every button can be pressed; the game words the refusal).
         self.always_offered: frozenset[str] = frozenset()
+        #: Parts of the table a lesson has not taught yet, kept off it: "frozen" (the pile is
+        #: drawn square, with no frozen mark) and "minimum" (no first-meld minimum).
+        self.hidden: frozenset[str] = frozenset()
         self._message_count = 0
         self.on_game_intent = on_game_intent
         traits = {
@@ -670,7 +673,9 @@ class TableController:
                     "red_text": tr.ui("table.red_threes", count=tv["red_threes"]),
                     "score_text": tr.ui("table.score", points=tv["score"]),
                     "minimum_text": (
-                        tr.ui("table.minimum", points=tv["minimum"])
+                        ""
+                        if "minimum" in self.hidden
+                        else tr.ui("table.minimum", points=tv["minimum"])
                         if tv["minimum"]
                         else tr.ui("table.minimum_met")
                     ),
@@ -696,6 +701,8 @@ class TableController:
                 }
             )
         pile = view["pile"]
+        if "frozen" in self.hidden:
+            pile = {**pile, "frozen": None, "frozen_for_all": False}
         if pile["top"] is None:
             pile_text = tr.ui("table.pile_empty")
         else:

@@ -719,13 +719,13 @@ def test_progress_survives_a_reload_shows_on_the_start_page_and_can_be_forgotten
 def test_the_pile_spreads_to_show_the_cards_a_puzzle_hinges_on(
     lesson_page: Page, voila_url: str, page_status: PageStatus, artifacts: Path, lang: str
 ) -> None:
-    # Puzzle 6 of "take the pile": the aces inside the pile do not count for the first meld,
+    # Lesson 6's first pile puzzle: the aces inside the pile do not count for the first meld,
     # and the learner can now see them.
     page = lesson_page
     tr = get_translator(lang)
-    pset = puzzle_set("take-the-pile")
+    pset = puzzle_set("go-down")
     index, puzzle = puzzle_named(pset, "06-first-meld-too-low.txt")
-    open_page(page, render_url(voila_url, f"{lang}/{LESSON_2}"), page_status, ".ct-pile")
+    open_page(page, render_url(voila_url, f"{lang}/06-first-meld.ipynb"), page_status, ".ct-pile")
     for _ in range(index):
         page.locator("[data-ct-game='next']").click()
     top = TOKENS[puzzle.state().pile[-1]]
@@ -924,3 +924,59 @@ def test_lesson_12_hand_and_foot_mini_game_and_whole_game(
     check_no_python_errors(page)
     check_links(page, page_status, lang, {INDEX, f"{lang}/11-full-game.ipynb", f"{lang}/{START}"})
     lesson_screenshot(page, artifacts, lang, notebook)
+
+
+def test_a_score_sheet_shows_the_cards_left_in_hand_and_marks_them(
+    lesson_page: Page, voila_url: str, page_status: PageStatus, artifacts: Path
+) -> None:
+    """The walkthrough: "cards left in hand" was asked, but no hand was shown, and the worked
+    example's line marked nothing. Every player's cards are under the sheet, face up, and the
+    line that counts them marks them there."""
+    page = lesson_page
+    open_page(page, render_url(voila_url, "en/08-scoring.ipynb"), page_status, ".ct-sheet")
+    rows = page.locator(".ct-leftovers .ct-leftover")
+    expect(rows).to_have_count(4, timeout=CLICK_TIMEOUT_MS)
+    north = page.locator(".ct-leftover[data-ct-leftover='N']")
+    expect(north.locator("[data-ct-card]")).to_have_count(7)  # 7 6 6 5 5 4 4: 35 points
+    marked = page.locator(".ct-leftover.ct-highlight")
+    for _ in range(6):  # the sixth line of North-South: its cards left in hand
+        expect(marked).to_have_count(0)
+        page.locator("[data-ct-game='next_line']").click()
+        expect(page.locator(".ct-line.ct-current")).to_have_count(1, timeout=CLICK_TIMEOUT_MS)
+    expect(marked).to_have_count(2, timeout=CLICK_TIMEOUT_MS)  # South (none left) and North
+    expect(north).to_have_class(re.compile(r"\bct-highlight\b"))
+    screenshot(page, artifacts / "score-leftovers-marked.png")
+    # A hand to score: cards left in hand guessed as 0 is wrong, and its cards get marked.
+    page.locator("[data-ct-game='next']").click()
+    expect(page.locator("input[data-ct-line='0.4']")).to_be_visible(timeout=CLICK_TIMEOUT_MS)
+    page.locator("input[data-ct-line='0.4']").fill("0")
+    page.locator("[data-ct-game='check']").click()
+    expect(page.locator("tr.ct-wrong[data-ct-line='0.4']")).to_be_visible(timeout=CLICK_TIMEOUT_MS)
+    expect(page.locator(".ct-leftover[data-ct-leftover='N'].ct-highlight")).to_be_visible()
+    check_no_python_errors(page)
+
+
+def test_a_hand_and_foot_puzzle_shows_who_plays_from_the_foot(
+    lesson_page: Page, voila_url: str, page_status: PageStatus
+) -> None:
+    """The walkthrough: lesson 12's puzzle 7 hinges on the partner not yet playing from the
+    foot, which the puzzle table did not show."""
+    page = lesson_page
+    tr = get_translator("en")
+    pset = puzzle_set("hand-and-foot")
+    index, _puzzle = puzzle_named(pset, "07-partner-not-in-foot.txt")
+    open_page(
+        page, render_url(voila_url, "en/12-hand-and-foot.ipynb"), page_status, ".ct-root.ct-puzzle"
+    )
+    puzzle = page.locator(".ct-root.ct-puzzle")
+    for _ in range(index):
+        puzzle.locator("[data-ct-game='next']").click()
+    expect(puzzle.locator(".ct-puzzle-number")).to_have_text(
+        tr.ui("game.puzzle_number", number=index + 1, total=len(pset.puzzles)),
+        timeout=CLICK_TIMEOUT_MS,
+    )
+    others = puzzle.locator(".ct-others")
+    expect(others).to_be_visible()
+    waiting = tr.ntext("ui", "table.hf.foot_waiting", 13, count="13")
+    expect(others.locator(".ct-other", has_text=tr.seat("N"))).to_contain_text(waiting)
+    expect(puzzle.locator(".ct-foot")).to_have_text(tr.ui("table.hf.in_foot"))

@@ -432,12 +432,13 @@ function render({ model, el }) {
     return values;
   };
 
-  // Cards a game points at (a score line's melds): marked on the table, in words too.
+  // Cards a game points at (a score line's melds, or the cards left in hand under the sheet):
+  // marked on the table and in the game panel, in words too.
   function applyHighlights() {
     const game = model.get("game") || {};
     for (const node of root.querySelectorAll(".ct-highlight")) node.classList.remove("ct-highlight");
     for (const selector of game.highlight || []) {
-      for (const node of tableEl.querySelectorAll(selector)) node.classList.add("ct-highlight");
+      for (const node of root.querySelectorAll(selector)) node.classList.add("ct-highlight");
     }
   }
 
@@ -551,6 +552,9 @@ function render({ model, el }) {
     root.classList.toggle("ct-full", game.kind === "full");
     sayHello(game);
     root.classList.toggle("ct-scoring", !!game.sheet);
+    // A puzzle hides the other players' line, unless it shows what the puzzle hinges on
+    // (Hand and Foot: who plays from the foot).
+    root.classList.toggle("ct-show-others", !!game.show_others);
     if (game.title && messageEl.nextSibling !== tableEl) root.insertBefore(messageEl, tableEl);
     if (!game.title) return;
     gameEl.setAttribute("aria-label", game.title);
@@ -616,6 +620,7 @@ function render({ model, el }) {
       gameEl.append(h("p", { class: "ct-next-lesson" },
         h("a", { class: "ct-button ct-primary", href: game.next_lesson.href, "data-ct-next-lesson": "", text: game.next_lesson.label })));
     }
+    applyHighlights(); // the panel's own marked parts (cards left in hand) are drawn by now
   }
 
   function drawNarration() {
