@@ -320,8 +320,8 @@ def test_unfrozen_pile_one_natural_chosen_while_a_wild_is_held_in_every_language
     )
     assert explain(reason, "te") == (
         "పైల్ తీసుకుంటే దాని పై కార్డ్‌ను వెంటనే మెల్డ్ చేయాలి, కానీ దాన్ని చేర్చడానికి మీ "
-        "జట్టుకు 7ల మెల్డ్ లేదు. మీ చేతిలో: ఒక 7, ఒక జోకర్; పై కార్డ్‌తో పాటు ఒక 7, "
-        "ఒక జోకర్ ఎంచుకోండి (మీ ఎంపిక: ఒక 7)."
+        "జట్టుకు 7ల మెల్డ్ లేదు. మీ చేతిలో: ఒక 7, ఒక జోకర్; పై కార్డ్‌కు తోడుగా ఒక 7, "
+        "దానితో పాటు ఒక జోకర్ ఎంచుకోండి (మీ ఎంపిక: ఒక 7)."
     )
 
 
@@ -384,9 +384,12 @@ def test_pile_refusals_tell_choosing_from_lacking(
         assert t.cards(chosen.split()) in text  # the cards chosen, named
     if variant.startswith("select"):
         for option in (choice or "7 7").split("|"):  # what to choose instead, named
+            # A natural with its wild card is one choice, kept together (list.with).
+            first, _, second = option.partition(" ")
             words = (
-                t.join([t.card("7"), t._wilds(1)]) if option == "7 wild"
-                else t.cards(option.split())
+                t.card("7", 2) if option == "7 7"
+                else t.text("engine", "list.with", first=t.card(first),
+                            last=t._wilds(1) if second == "wild" else t.card(second))
             )  # fmt: skip
             assert words in text, (option, text)
     else:

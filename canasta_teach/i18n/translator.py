@@ -679,14 +679,15 @@ def _take_needs_pair(t: Translator, code: str, rule: str, facts: dict[str, Any])
     jokers, twos = int(facts.get("jokers_held", 0)), int(facts.get("twos_held", 0))
     if naturals < 2 and not (naturals == 1 and jokers + twos > 0):
         return "reason.take_needs_pair_or_meld", words
-    # The hand holds two naturals, or one and a wild card: name what it can give.
+    # The hand holds two naturals, or one and a wild card: name what it can give.  The
+    # natural and its wild card are one choice ("list.with"), so that inside "A or B" no
+    # language reads them as two alternatives (Telugu lists take bare commas).
     choices = []
     if naturals >= 2:
         choices.append(t.card(rank, 2))
-    if jokers and twos:
-        choices.append(t.join([t.card(rank), t._wilds(1)]))
-    elif jokers or twos:
-        choices.append(t.cards([rank, "JK" if jokers else "2"]))
+    if jokers or twos:
+        wild = t._wilds(1) if jokers and twos else t.card("JK" if jokers else "2")
+        choices.append(t.text("engine", "list.with", first=t.card(rank), last=wild))
     words["to_choose"] = (
         t.text("engine", "list.or", first=choices[0], last=choices[1])
         if len(choices) == 2
