@@ -58,6 +58,8 @@ def test_a_whole_game_is_played_to_5000_with_a_sheet_and_a_narration(
     lines = [line for team in panel["sheet"]["teams"] for line in team["lines"]]
     assert lines and all(line["rule"].startswith("C-") and line["why"] for line in lines)
     assert panel["stage"] == "over" and ("won" in panel["prompt"] or "won" in panel["prompt"])
+    # Between games the settings are open again, for the next one.
+    assert panel["fold"]["open"] is True
     texts = [line["text"] for line in view["narration"]]
     assert texts and all(text and "{" not in text for text in texts)
     # Both the table and the saved file agree with a replay of the record.
@@ -318,3 +320,45 @@ def test_a_page_says_who_it_is_once(tmp_path: Path) -> None:
     game.controller.intent({"action": "game", "id": "hello", "values": {"player": other}})
     assert game.player == PLAYER and game.controller.message["kind"] == "refusal"
     assert sorted(p.name for p in tmp_path.iterdir()) == [f"{PLAYER}.json"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_settings_fold_away_while_playing_with_the_choices_in_one_line(
+    tmp_path: Path, lang: str
+) -> None:
+    tr = get_translator(lang)
+    game = new_game(tmp_path, lang=lang, players=2, level="easy", pace="fast", seed="fold")
+    fold = game.widget.game["fold"]
+    assert fold["label"] == tr.ui("game.full.settings") and fold["open"] is False
+    chosen = ("variant.classic", "players.two", "level.easy", "pace.fast", "level_label",
+              "pace_label")  # fmt: skip
+    for key in chosen:
+        assert tr.ui(f"game.full.{key}") in fold["summary"]
+    # A change waiting for the next game leaves the line saying the game being played.
+    game.controller.intent({"action": "draw", "cards": []})
+    game.controller.intent({"action": "game", "id": "level:hard"})
+    assert tr.ui("game.full.level.easy") in game.widget.game["fold"]["summary"]
+    assert game.widget.game["notice"] == tr.ui("game.full.pending")
+
+
+def test_the_coachs_word_goes_to_the_page_and_its_actions_come_back(tmp_path: Path) -> None:
+    game = new_game(tmp_path, seed="coach")
+    assert game.widget.game["coach"] == {}  # silent
+    word = {
+        "text": "East has a meld of 6s: a 6 on the pile lets them take it.",
+        "kind": "warning",
+        "actions": [{"id": "hint", "label": "Show me a better card", "primary": True}],
+    }
+    game.coach = word
+    game.render()
+    assert game.widget.game["coach"] == word
+    labels = game.widget.labels
+    assert (labels["coach"], labels["coach_warning"], labels["coach_note"]) == (
+        "The coach", "Careful", "Tip"
+    )  # fmt: skip
+    # An action is a panel control like any other: "hint" shows the hint.
+    game.controller.intent({"action": "game", "id": "hint"})
+    assert game.widget.game["hint"]
+    game.coach = None
+    game.render()
+    assert game.widget.game["coach"] == {}

@@ -1002,6 +1002,13 @@ class FullGame:
         groups.append(_setting(tr.ui("game.full.pace_label"), "pace", paces))
         if self.mode == "practice":  # daily (leaderboard) games are played without the coach
             groups.append(self.coach.setting())
+        # The settings fold away while a game is played (one line says what is chosen) and
+        # are open once it is over, for the next one.
+        summary = [tr.ui(VARIANT_KEYS[self.variant]), tr.ui(PLAYER_KEYS[self.players]),
+                   f"{tr.ui('game.full.level_label')} {level_name}",
+                   f"{tr.ui('game.full.pace_label')} {tr.ui(PACE_KEYS[self.pace])}"]  # fmt: skip
+        fold = {"label": tr.ui("game.full.settings"), "summary": " · ".join(summary),
+                "open": self.game.is_over}  # fmt: skip
         form = None
         if self.mode == "daily" and self.game.is_over and not self.board_done:
             form = {"id": "board", "field": "name", "label": tr.ui("game.full.board.name_label"),
@@ -1027,6 +1034,7 @@ class FullGame:
             "notice": self.notice,
             "choices": [],
             "groups": groups,
+            "fold": fold,
             "sheet": self._breakdown(),
             "tables": tables,
             "form": form,
