@@ -58,8 +58,8 @@ def test_a_whole_game_is_played_to_5000_with_a_sheet_and_a_narration(
     lines = [line for team in panel["sheet"]["teams"] for line in team["lines"]]
     assert lines and all(line["rule"].startswith("C-") and line["why"] for line in lines)
     assert panel["stage"] == "over" and ("won" in panel["prompt"] or "won" in panel["prompt"])
-    # Between games the settings are open again, for the next one.
-    assert panel["fold"]["open"] is True
+    # Between games the score sheet and the settings are open again, the sheet unfolded.
+    assert panel["fold"]["open"] is True and not sheet["fold"]
     texts = [line["text"] for line in view["narration"]]
     assert texts and all(text and "{" not in text for text in texts)
     # Both the table and the saved file agree with a replay of the record.
@@ -330,6 +330,7 @@ def test_settings_fold_away_while_playing_with_the_choices_in_one_line(
     game = new_game(tmp_path, lang=lang, players=2, level="easy", pace="fast", seed="fold")
     fold = game.widget.game["fold"]
     assert fold["label"] == tr.ui("game.full.settings") and fold["open"] is False
+    assert game.widget.game["tables"][0]["fold"] is True  # the score sheet: folded too
     chosen = ("variant.classic", "players.two", "level.easy", "pace.fast", "level_label",
               "pace_label")  # fmt: skip
     for key in chosen:

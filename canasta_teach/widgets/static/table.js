@@ -187,6 +187,15 @@ function render({ model, el }) {
       body));
     return body;
   }
+  // Beside the table (a wide screen), the narration ends within one screen of the game's top:
+  // its newest line stays in view with the table when the learner scrolls the game to the top.
+  const fitNarration = () => {
+    const top = narrEl.getBoundingClientRect().top - root.getBoundingClientRect().top;
+    root.style.setProperty("--ct-narration-room", `${Math.max(0, Math.floor(window.innerHeight - top - 12))}px`);
+  };
+  const panelSize = typeof ResizeObserver === "function" ? new ResizeObserver(fitNarration) : null;
+  if (panelSize) panelSize.observe(gameEl);
+  window.addEventListener("resize", fitNarration);
   // ---- end of the layout block ----
 
   let selected = new Set(); // indices into view.hand
@@ -994,6 +1003,8 @@ function render({ model, el }) {
   maybePlayback();
   return () => {
     if (timer) clearTimeout(timer);
+    if (panelSize) panelSize.disconnect(); // layout (issue 18)
+    window.removeEventListener("resize", fitNarration);
     model.off("change:view", onView);
     model.off("change:message", onMessage);
     model.off("change:game", onGame);
