@@ -239,7 +239,11 @@ def open_game(page: Page, voila_url: str, pages: str, lang: str, game: str) -> L
     if game == "room":
         start = page.locator("[data-ct-game='start']")
         start.wait_for(timeout=PAGE_TIMEOUT_MS)
+        # The lobby: no table yet, and the invite in view (folded only once the game starts).
+        expect(root.locator(".ct-table")).to_be_hidden()
+        expect(root.locator("[data-ct-room-link]")).to_be_visible()
         start.click()
+        expect(root.locator("[data-ct-room-link]")).to_be_hidden(timeout=STEP_MS)
     page.wait_for_selector(".ct-full .ct-hand [data-ct-card]", timeout=PAGE_TIMEOUT_MS)
     expect(root).to_have_attribute("lang", lang)
     coach = root.locator(".ct-coach")
