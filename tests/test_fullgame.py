@@ -342,24 +342,13 @@ def test_settings_fold_away_while_playing_with_the_choices_in_one_line(
     assert game.widget.game["notice"] == tr.ui("game.full.pending")
 
 
-def test_the_coachs_word_goes_to_the_page_and_its_actions_come_back(tmp_path: Path) -> None:
-    game = new_game(tmp_path, seed="coach")
-    assert game.widget.game["coach"] == {}  # silent
-    word = {
-        "text": "East has a meld of 6s: a 6 on the pile lets them take it.",
-        "kind": "warning",
-        "actions": [{"id": "hint", "label": "Show me a better card", "primary": True}],
-    }
-    game.coach = word
-    game.render()
-    assert game.widget.game["coach"] == word
-    labels = game.widget.labels
-    assert (labels["coach"], labels["coach_warning"], labels["coach_note"]) == (
-        "The coach", "Careful", "Tip"
-    )  # fmt: skip
-    # An action is a panel control like any other: "hint" shows the hint.
-    game.controller.intent({"action": "game", "id": "hint"})
-    assert game.widget.game["hint"]
-    game.coach = None
-    game.render()
-    assert game.widget.game["coach"] == {}
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_table_names_the_coachs_box_and_each_kind_of_word(tmp_path: Path, lang: str) -> None:
+    """The page draws the panel's coach box with a sign and a word for its kind: the words
+    come with the table's labels, in the learner's language."""
+    tr = get_translator(lang)
+    labels = new_game(tmp_path, lang=lang, seed="coach").widget.labels
+    words = [labels[k] for k in ("coach", "coach_warning", "coach_note", "coach_review")]
+    keys = ("label", "warning", "note", "review")
+    assert words == [tr.ui(f"game.coach.{k}") for k in keys]
+    assert len(set(words)) == 4 and all(words)

@@ -60,23 +60,32 @@ CELLS = {
         "table = game.widget"
     ),
 }
-#: The coach's word: a warning at the full game and Hand and Foot, a tip elsewhere.
-COACH = {"full": "warning", "guided": "note", "handfoot": "warning", "room": "note"}
-COACH_TEXT = {"warning": "game.guide.discard_again", "note": "game.guide.discard"}
+#: The coach's word on each page: each kind of word is drawn somewhere.
+COACH = {"full": "warning", "guided": "note", "handfoot": "review", "room": "note"}
+COACH_TEXT = {"warning": "game.guide.discard_again", "note": "game.guide.discard",
+              "review": "game.guide.meld_first"}  # fmt: skip
+#: How the page's game gets the word: a stand-in for the table's coach (it always says the
+#: word and never stops a move); a room's panel takes the word as it is.
+SAYS = {
+    "full": "game.coach.panel = lambda: word\ngame.coach.screen = lambda moves: False\n",
+    "guided": "game.coach.panel = lambda: word\n",
+    "handfoot": "game.coach.panel = lambda: word\ngame.coach.screen = lambda moves: False\n",
+    "room": "game.coach = word\n",
+}
 
 
 def notebook(lang: str, game: str) -> dict[str, object]:
+    kind = COACH[game]
     source = (
         "from canasta_teach.i18n import get_translator\n"
         "from canasta_teach.widgets import guided_hand, play_game\n"
         f"tr = get_translator({lang!r})\n"
         + CELLS[game].format(lang=lang)
-        + "\ngame.coach = {'text': tr.ui("
-        + repr(COACH_TEXT[COACH[game]])
-        + ", button=tr.ui('button.discard')), "
-        f"'kind': {COACH[game]!r}, "
+        + f"\nword = {{'text': tr.ui({COACH_TEXT[kind]!r}, button=tr.ui('button.discard')), "
+        f"'kind': {kind!r}, "
         "'actions': [{'id': 'hint', 'label': tr.ui('game.hint'), 'primary': True}]}\n"
-        "game.render()\n"
+        + SAYS[game]
+        + "game.render()\n"
         "table"
     )
     cell = {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [],
@@ -276,7 +285,8 @@ def test_the_game_fits_a_laptop_screen_and_a_tap_is_answered_on_a_phone(
         expect(fold).to_have_attribute("aria-expanded", "true")
         root.locator("[data-ct-game='players:2']").click()  # for the next game
         expect(root.locator(".ct-notice")).to_have_text(tr.ui("game.full.pending"))
-        answered(root, root.locator("[data-ct-game='new']").click)
+        root.locator("[data-ct-game='new']").click()  # asks first: a game is in progress
+        answered(root, root.locator("[data-ct-game='confirm_new']").click)
         expect(root.locator(".ct-fold-summary")).to_contain_text(tr.ui("game.full.players.two"))
         fold.click()
         expect(root.locator("[data-ct-game='players:2']")).to_be_hidden()

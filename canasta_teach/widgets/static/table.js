@@ -97,7 +97,7 @@ function render({ model, el }) {
   // play box (hand, buttons, answer) kept in view at the bottom (sticky); on a phone the bar
   // of buttons and answers stays in view, so the answer to a tap is where the learner looks.
   // Puzzles and plain tables keep the flat order above (their own grid in table.css).
-  // The coach's word (game.coach: {text, kind: "warning" | "note", actions}) sits beside
+  // The coach's word (game.coach: {text, kind: "warning" | "note" | "review", actions}) sits beside
   // the message; its element is always there (empty when the coach is silent), so the
   // layout keeps its place and a screen reader hears it when it speaks.
   const coachEl = h("div", { class: "ct-coach", role: "status", "aria-live": "polite" });
@@ -123,19 +123,23 @@ function render({ model, el }) {
       root.replaceChildren(gameEl, tableEl, narrEl, handEl, buttonsEl, coachEl, messageEl);
     }
   }
+  // A drawn sign for each kind (no font needed): a triangle with "!" for a warning, a speech
+  // bubble for a tip, a list with ticks for a review.
+  const COACH_SIGNS = {
+    warning: '<path d="M12 2 1 22h22Z" fill="#b45309"/><path d="M11 9h2v7h-2zm0 9h2v2h-2z" fill="#fff"/>',
+    note: '<path d="M3 4h18v12H9l-5 4v-4H3Z" fill="#0f766e"/><path d="M7 8h10v1.6H7zm0 3.4h7V13H7z" fill="#fff"/>',
+    review: '<rect x="3" y="2" width="18" height="20" rx="2" fill="#4a3b8f"/><path d="m6 8 1.5 1.5L10 7m-4 7 1.5 1.5L10 13" stroke="#fff" stroke-width="1.6" fill="none"/><path d="M12 8h6v1.6h-6zm0 6h6v1.6h-6z" fill="#fff"/>',
+  };
   const coachIcon = (kind) => {
-    // A drawn sign (no font needed): a triangle with "!" for a warning, a speech bubble for a note.
     const span = h("span", { class: "ct-coach-icon", "aria-hidden": "true" });
-    span.innerHTML = kind === "warning"
-      ? '<svg viewBox="0 0 24 24" width="22" height="22"><path d="M12 2 1 22h22Z" fill="#b45309"/><path d="M11 9h2v7h-2zm0 9h2v2h-2z" fill="#fff"/></svg>'
-      : '<svg viewBox="0 0 24 24" width="22" height="22"><path d="M3 4h18v12H9l-5 4v-4H3Z" fill="#0f766e"/><path d="M7 8h10v1.6H7zm0 3.4h7V13H7z" fill="#fff"/></svg>';
+    span.innerHTML = `<svg viewBox="0 0 24 24" width="22" height="22">${COACH_SIGNS[kind]}</svg>`;
     return span;
   };
   function drawCoach() {
     const game = model.get("game") || {};
     const labels = model.get("labels") || {};
     const coach = game.coach && game.coach.text ? game.coach : null;
-    const kind = coach && coach.kind === "warning" ? "warning" : "note";
+    const kind = coach && (coach.kind === "warning" || coach.kind === "review") ? coach.kind : "note";
     coachEl.className = "ct-coach" + (coach ? " ct-coach-" + kind : "");
     coachEl.setAttribute("aria-label", labels.coach || "");
     if (coach) coachEl.setAttribute("data-ct-coach-kind", kind);
@@ -145,7 +149,7 @@ function render({ model, el }) {
     const actions = Array.isArray(coach.actions) ? coach.actions : [];
     coachEl.append(
       h("span", { class: "ct-coach-word" }, coachIcon(kind),
-        h("strong", { text: kind === "warning" ? labels.coach_warning : labels.coach_note })),
+        h("strong", { text: labels["coach_" + kind] || "" })),
       h("span", { class: "ct-coach-text", text: coach.text }),
       actions.length
         ? h("span", { class: "ct-coach-actions", role: "group", "aria-label": labels.coach || "" },
