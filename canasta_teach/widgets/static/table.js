@@ -193,12 +193,15 @@ function render({ model, el }) {
   }
   // Beside the table (a wide screen), the narration ends within one screen of the game's top:
   // its newest line stays in view with the table when the learner scrolls the game to the top.
+  // When its box changes size, the log stays scrolled to its newest line.
   const fitNarration = () => {
     const top = narrEl.getBoundingClientRect().top - root.getBoundingClientRect().top;
     root.style.setProperty("--ct-narration-room", `${Math.max(0, Math.floor(window.innerHeight - top - 12))}px`);
+    const log = narrEl.querySelector(".ct-log");
+    if (log) log.scrollTop = log.scrollHeight;
   };
-  const panelSize = typeof ResizeObserver === "function" ? new ResizeObserver(fitNarration) : null;
-  if (panelSize) panelSize.observe(gameEl);
+  const sizes = typeof ResizeObserver === "function" ? new ResizeObserver(fitNarration) : null;
+  if (sizes) { sizes.observe(gameEl); sizes.observe(narrEl); }
   window.addEventListener("resize", fitNarration);
   // ---- end of the layout block ----
 
@@ -1007,7 +1010,7 @@ function render({ model, el }) {
   maybePlayback();
   return () => {
     if (timer) clearTimeout(timer);
-    if (panelSize) panelSize.disconnect(); // layout (issue 18)
+    if (sizes) sizes.disconnect(); // layout (issue 18)
     window.removeEventListener("resize", fitNarration);
     model.off("change:view", onView);
     model.off("change:message", onMessage);
