@@ -718,7 +718,7 @@ def _set_aside(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _W
 
 
 def _pile_full(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
-    count = t.number(int(facts["count"]))
+    count = t.count_words(int(facts["count"]))  # cards counted up to ten are words: "eight"
     if facts["rank"] == "JK":
         return "reason.pile_full.wild", {"count": count}
     return "reason.pile_full", {"count": count, "rank_of": t.card_of(facts["rank"])}
@@ -726,9 +726,13 @@ def _pile_full(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _W
 
 def _wild_ratio(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
     rank, naturals = facts["rank"], int(facts["naturals"])
+    if naturals < 1:
+        # Wild cards alone are the wild meld (H-MELD-2), never a meld of ``rank``; the words
+        # "<n> naturals with <m> wild cards" have no reading for none (the general sentence).
+        raise ValueError("wild_ratio without a natural card")
     return "reason.wild_ratio", {
         "rank_of": t.card_of(rank),
-        "naturals": t.card(rank, naturals) if naturals else t.text("engine", "hold.none"),
+        "naturals": t.card(rank, naturals),
         "wilds": t._wilds(int(facts["wilds"])),
     }
 
