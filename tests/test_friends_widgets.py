@@ -97,12 +97,23 @@ def test_each_seat_reads_the_room_in_its_own_language(rooms: Rooms) -> None:
     assert friend.widget.game["controls"] == [] and friend.widget.game["groups"] == []
     seats = host.widget.game["tables"][0]["rows"]
     assert seats[1][1] == ur.ui("room.who.friend") and "हिन्दी" in seats[1][2]
+    assert "fold" not in host.widget.game  # the lobby shows the invite and the seats
     host._on_control("start")
     friend.poll()
     for table, tr in ((host, ur), (friend, hi)):
         view = table.widget.view
         assert view["status"] and "hand" in view and not view.get("hidden")
         assert table.widget.labels["buttons"]["draw"] == tr.ui("button.draw_two")
+        # Once playing, the invite, the seats and the language row fold into one line.
+        panel = table.widget.game
+        fold = panel["fold"]
+        assert fold["label"] == tr.ui("room.fold") and fold["open"] is False
+        seats = next(t for t in panel["tables"] if t["id"] == "seats")
+        assert seats["fold"] is True
+        assert not next(t for t in panel["tables"] if t["id"] == "scores").get("fold")
+        you = tr.ui("room.who.you")
+        assert f"{tr.seat('S' if table is host else 'N')} ({you})" in fold["summary"]
+        assert ("اردو" if table is host else "हिन्दी") in fold["summary"]
 
 
 def test_a_hand_to_its_end_and_no_message_holds_a_hidden_card(rooms: Rooms) -> None:

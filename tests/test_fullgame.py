@@ -58,6 +58,8 @@ def test_a_whole_game_is_played_to_5000_with_a_sheet_and_a_narration(
     lines = [line for team in panel["sheet"]["teams"] for line in team["lines"]]
     assert lines and all(line["rule"].startswith("C-") and line["why"] for line in lines)
     assert panel["stage"] == "over" and ("won" in panel["prompt"] or "won" in panel["prompt"])
+    # Between games the score sheet and the settings are open again, the sheet unfolded.
+    assert panel["fold"]["open"] is True and not sheet["fold"]
     texts = [line["text"] for line in view["narration"]]
     assert texts and all(text and "{" not in text for text in texts)
     # Both the table and the saved file agree with a replay of the record.
@@ -318,3 +320,35 @@ def test_a_page_says_who_it_is_once(tmp_path: Path) -> None:
     game.controller.intent({"action": "game", "id": "hello", "values": {"player": other}})
     assert game.player == PLAYER and game.controller.message["kind"] == "refusal"
     assert sorted(p.name for p in tmp_path.iterdir()) == [f"{PLAYER}.json"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_settings_fold_away_while_playing_with_the_choices_in_one_line(
+    tmp_path: Path, lang: str
+) -> None:
+    tr = get_translator(lang)
+    game = new_game(tmp_path, lang=lang, players=2, level="easy", pace="fast", seed="fold")
+    fold = game.widget.game["fold"]
+    assert fold["label"] == tr.ui("game.full.settings") and fold["open"] is False
+    assert game.widget.game["tables"][0]["fold"] is True  # the score sheet: folded too
+    chosen = ("variant.classic", "players.two", "level.easy", "pace.fast", "level_label",
+              "pace_label")  # fmt: skip
+    for key in chosen:
+        assert tr.ui(f"game.full.{key}") in fold["summary"]
+    # A change waiting for the next game leaves the line saying the game being played.
+    game.controller.intent({"action": "draw", "cards": []})
+    game.controller.intent({"action": "game", "id": "level:hard"})
+    assert tr.ui("game.full.level.easy") in game.widget.game["fold"]["summary"]
+    assert game.widget.game["notice"] == tr.ui("game.full.pending")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_table_names_the_coachs_box_and_each_kind_of_word(tmp_path: Path, lang: str) -> None:
+    """The page draws the panel's coach box with a sign and a word for its kind: the words
+    come with the table's labels, in the learner's language."""
+    tr = get_translator(lang)
+    labels = new_game(tmp_path, lang=lang, seed="coach").widget.labels
+    words = [labels[k] for k in ("coach", "coach_warning", "coach_note", "coach_review")]
+    keys = ("label", "warning", "note", "review")
+    assert words == [tr.ui(f"game.coach.{k}") for k in keys]
+    assert len(set(words)) == 4 and all(words)

@@ -320,8 +320,8 @@ def test_unfrozen_pile_one_natural_chosen_while_a_wild_is_held_in_every_language
     )
     assert explain(reason, "te") == (
         "పైల్ తీసుకుంటే దాని పై కార్డ్‌ను వెంటనే మెల్డ్ చేయాలి, కానీ దాన్ని చేర్చడానికి మీ "
-        "జట్టుకు 7ల మెల్డ్ లేదు. మీ చేతిలో: ఒక 7, ఒక జోకర్; పై కార్డ్‌తో పాటు ఒక 7, "
-        "ఒక జోకర్ ఎంచుకోండి (మీ ఎంపిక: ఒక 7)."
+        "జట్టుకు 7ల మెల్డ్ లేదు. మీ చేతిలో: ఒక 7, ఒక జోకర్; పై కార్డ్‌కు తోడుగా ఒక 7, "
+        "దానితో పాటు ఒక జోకర్ ఎంచుకోండి (మీ ఎంపిక: ఒక 7)."
     )
 
 
@@ -384,9 +384,12 @@ def test_pile_refusals_tell_choosing_from_lacking(
         assert t.cards(chosen.split()) in text  # the cards chosen, named
     if variant.startswith("select"):
         for option in (choice or "7 7").split("|"):  # what to choose instead, named
+            # A natural with its wild card is one choice, kept together (list.with).
+            first, _, second = option.partition(" ")
             words = (
-                t.join([t.card("7"), t._wilds(1)]) if option == "7 wild"
-                else t.cards(option.split())
+                t.card("7", 2) if option == "7 7"
+                else t.text("engine", "list.with", first=t.card(first),
+                            last=t._wilds(1) if second == "wild" else t.card(second))
             )  # fmt: skip
             assert words in text, (option, text)
     else:
@@ -500,6 +503,40 @@ def test_game_over_names_the_winner_and_the_score() -> None:
     )
 
 
+def test_hindi_piles_are_a_tally_with_no_verb_to_agree_with_none() -> None:
+    """H-OUT-1 / H-OUT-2 in Hindi: the piles needed and held are tallies after a colon
+    ("क्लीन 1, डर्टी 0 और वाइल्ड 0"), never "0 डर्टी पाइलें … हैं" (the Hindi review)."""
+    facts = {"clean": 1, "dirty": 0, "wild": 0,
+             "needed_clean": 2, "needed_dirty": 2, "needed_wild": 1}  # fmt: skip
+    need = Reason("need_piles", "H-OUT-1", facts)
+    assert explain(need, "hi") == (
+        "आपकी टीम अभी गो आउट नहीं कर सकती। गो आउट के लिए पाइलें चाहिए: क्लीन 2, डर्टी 2 और "
+        "वाइल्ड 1; अभी उसकी पाइलें: क्लीन 1, डर्टी 0 और वाइल्ड 0।"
+    )
+    keep = explain(Reason("keep_a_card_piles", "H-OUT-2", {**facts, "cards_left": 1}), "hi")
+    assert "अभी उसकी पाइलें: क्लीन 1, डर्टी 0 और वाइल्ड 0।" in keep
+    assert "0 डर्टी" not in keep and "पाइलें हैं" not in keep
+
+
+def test_a_pile_past_seven_counts_its_cards_in_words() -> None:
+    """H-MELD-3: "eight queens", as card counts up to ten are written everywhere."""
+    reason = Reason("pile_full", "H-MELD-3", {"rank": "Q", "count": 8})
+    assert explain(reason, "en").endswith("this would make eight queens.")
+    assert "बेगमों के मेल में आठ पत्ते" in explain(reason, "hi")
+    wild = Reason("pile_full", "H-MELD-3", {"rank": "JK", "count": 9})
+    assert "नौ पत्ते" in explain(wild, "hi")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_wild_ratio_without_naturals_cites_the_rule(lang: str) -> None:
+    """Wild cards alone are the wild meld, never "none of these with two wild cards"
+    (H-MELD-2): facts without a natural card give the general sentence with the rule."""
+    t = get_translator(lang)
+    text = t.reason(Reason("wild_ratio", "H-MELD-2", {"rank": "9", "naturals": 0, "wilds": 2}))
+    assert "H-MELD-2" in text and t.rule_title("H-MELD-2") in text, text
+    assert t.text("engine", "hold.none") not in text
+
+
 def _facts_strategy(code: str) -> st.SearchStrategy[dict[str, Any]]:
     """Facts of the kinds the engine gives for ``code`` (see engine/state.py)."""
     counts = st.integers(0, 4)
@@ -605,7 +642,7 @@ def _assert_names_the_facts(t: Translator, reason: Reason, text: str) -> None:
         # Hand and Foot keys an all-wild meld by the joker (H-MELD-2); the sentence says
         # "wild cards" and how many, not "jokers".
         assert t.reason_parts(reason)[0] == "reason.pile_full.wild", (reason, text)
-        assert t.number(int(facts["count"])) in text, (reason, text)
+        assert t.count_words(int(facts["count"])) in text, (reason, text)
     elif rank:
         forms = {t.card_of(rank), t.card_plural(rank), t.card_name(rank)}
         assert any(form in text for form in forms), (reason, text)

@@ -1,7 +1,7 @@
 """Seats and teams are never people in Urdu, Hindi and Telugu sentences.
 
 "West went out" is the bridge table's English, but "مغرب باہر چلا گیا", "पश्चिम ने गो आउट
-किया" and "పశ్చిమం బయటకు వెళ్లింది" make a compass point the actor, and two of the seat words
+किया" and "పడమర బయటకు వెళ్లింది" make a compass point the actor, and two of the seat words
 are ambiguous besides (Hindi उत्तर is also "answer", Telugu ఉత్తరం also "letter").  So in
 those languages a ``{seat}`` or ``{team}`` placeholder may appear only inside the phrase
 each language agreed on (``docs/glossary.md``, "Seats and teams"): "the player at West",
@@ -28,11 +28,12 @@ PERSON_NOUNS = {
     "te": r"(?:భాగస్వామి|ప్రత్యర్థి|ఆటగాడు|ఆటగాళ్లు)",
 }
 SEAT_PHRASES: dict[str, tuple[str, ...]] = {
-    # مغرب والا کھلاڑی / مغرب والے کھلاڑی نے ; ساتھی (شمال)
-    "ur": (r"\{P\} وال[اے] کھلاڑی", PERSON_NOUNS["ur"] + r" \(\{P\}\)"),
+    # مغرب والا کھلاڑی / مغرب والے کھلاڑی نے ; ساتھی (شمال) ; the seat as a place the
+    # learner plays from (آپ جنوب والی جگہ سے کھیل رہے ہیں), never a person
+    "ur": (r"\{P\} وال[اے] کھلاڑی", PERSON_NOUNS["ur"] + r" \(\{P\}\)", r"\{P\} والی جگہ"),
     # पश्चिम वाला खिलाड़ी / पश्चिम वाले खिलाड़ी ने ; साथी (उत्तर)
     "hi": (r"\{P\} वाल[ाे] खिलाड़ी", PERSON_NOUNS["hi"] + r" \(\{P\}\)"),
-    # పశ్చిమం వైపు ఆటగాడు / వైపు ఆటగాడి- ; భాగస్వామి (ఉత్తరం)
+    # పడమర వైపు వారు / వైపు ఆటగాడి- ; భాగస్వామి (ఉత్తరం)
     "te": (r"\{P\} వైపు (?:ఆటగా[డళ]|వార)", PERSON_NOUNS["te"] + r"\S* \(\{P\}\)"),
 }
 TEAM_PHRASES: dict[str, tuple[str, ...]] = {
@@ -87,7 +88,7 @@ def test_the_check_sees_seats_used_as_people(lang: str) -> None:
     assert _uncovered(lang, bare) == ["{seat}"]
     assert _uncovered(lang, "{team} " + bare.replace("{seat}", "")) == ["{team}"]
     agreed = {
-        "ur": "{seat} والے کھلاڑی نے؛ ساتھی ({seat})؛ ٹیم {team}",
+        "ur": "{seat} والے کھلاڑی نے؛ ساتھی ({seat})؛ ٹیم {team}؛ {seat} والی جگہ سے",
         "hi": "{seat} वाले खिलाड़ी ने; साथी ({seat}); टीम {team}",
         "te": "{seat} వైపు ఆటగాడు; భాగస్వామి ({seat}); {team} జట్టు",
     }[lang]

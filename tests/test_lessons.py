@@ -404,6 +404,7 @@ BUTTONS_NAMED = {
         "game.full.daily",
         "game.full.sheet.we",
         "game.full.sheet.they",
+        "game.full.settings",
     ),
     "12-hand-and-foot.ipynb": (
         "button.draw_two",
@@ -416,6 +417,7 @@ BUTTONS_NAMED = {
         "game.full.variant_label",
         "game.full.variant.handfoot",
         "game.full.new",
+        "game.full.settings",
     ),
 }
 

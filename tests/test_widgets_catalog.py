@@ -141,6 +141,20 @@ def test_hindi_table_controls_use_the_seeds_words() -> None:
     assert hi.ui("table.stock") == "गड्डी"
 
 
+def test_hindi_score_lines_and_hints_agree_with_one_card_and_with_queens() -> None:
+    """The Hindi review's agreement errors: one red three took a plural verb ("एक लाल तिक्की,
+    जो … रखी गईं: हर एक के"), and the hint counted queens with a masculine कितने. The sheet
+    now says "every red three", which fits one or several, and the hint counts पत्ते."""
+    hi = get_translator("hi")
+    one, two = hi.card("3R", 1), hi.card("3R", 2)
+    laid = hi.ui("game.score.why.hf_red_threes", cards=one, value="100")
+    assert laid == "एक लाल तिक्की: मेज़ पर खोलकर रखी हर लाल तिक्की के 100 अंक।"
+    left = hi.ui("game.score.why.red_threes_left", cards=two, value="100")
+    assert left == ("दो लाल तिक्कियाँ: किसी हैंड या बिना खेले फ़ुट में बची हर लाल तिक्की के 100 अंक कटते हैं।")
+    queens = hi.ui("hint.hf_take_pair", card=hi.card("Q"), cards=hi.card_plural("Q"))
+    assert "कितने असली पत्ते (बेगमें)" in queens and "कितने असली बेगमें" not in queens
+
+
 def test_glossary_terms_in_urdu_and_telugu() -> None:
     ur, te = get_translator("ur"), get_translator("te")
     assert "ڈھیر" in ur.ui("button.take") and ur.ui("table.stock") == "گڈی"

@@ -303,7 +303,7 @@ def _fit_asker(world: State, asker: int, rng: SplitMix64) -> State | None:
     if len(want) > size - 1:
         return None
     taken: list[tuple[int, int]] = []
-    for kind in want[len([k for k in range(len(known)) for _ in range(known[k])]):]:
+    for kind in want[len([k for k in range(len(known)) for _ in range(known[k])]) :]:
         at = next((i for i, spot in enumerate(spots) if spot[1] == kind), None)
         if at is None:
             at = next((i for i, spot in enumerate(spots) if spot[1] in (JOKER, TWO)), None)
@@ -317,7 +317,7 @@ def _fit_asker(world: State, asker: int, rng: SplitMix64) -> State | None:
     fitted = world.copy()
     old = [k for k in range(len(known)) for _ in range(fitted.hands[asker][k] - known[k])]
     hand = list(known)
-    for seat, kind in taken:
+    for _where, kind in taken:
         hand[kind] += 1
     rng.shuffle(old)
     for (seat, kind), back in zip(taken, old, strict=False):
@@ -492,8 +492,14 @@ class CoachedBot:
 
 
 #: Every note the coach makes (``coach.note.<key>``, ui catalog).
-NOTES = ("ask_partner", "set_aside_reach", "set_aside_short", "answer_agree",
-         "answer_differ_yes", "answer_differ_no")
+NOTES = (
+    "ask_partner",
+    "set_aside_reach",
+    "set_aside_short",
+    "answer_agree",
+    "answer_differ_yes",
+    "answer_differ_no",
+)
 #: Every mistake a review may name (``coach.mistake.<key>``, ui catalog).
 MISTAKES = ("feeding", "black_three", "breaking_pair", "foot_late", "holding_cards", "wild_early")
 

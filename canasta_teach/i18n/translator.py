@@ -706,14 +706,15 @@ def _take_needs_pair(t: Translator, code: str, rule: str, facts: dict[str, Any])
     jokers, twos = int(facts.get("jokers_held", 0)), int(facts.get("twos_held", 0))
     if naturals < 2 and not (naturals == 1 and jokers + twos > 0):
         return "reason.take_needs_pair_or_meld", words
-    # The hand holds two naturals, or one and a wild card: name what it can give.
+    # The hand holds two naturals, or one and a wild card: name what it can give.  The
+    # natural and its wild card are one choice ("list.with"), so that inside "A or B" no
+    # language reads them as two alternatives (Telugu lists take bare commas).
     choices = []
     if naturals >= 2:
         choices.append(t.card(rank, 2))
-    if jokers and twos:
-        choices.append(t.join([t.card(rank), t._wilds(1)]))
-    elif jokers or twos:
-        choices.append(t.cards([rank, "JK" if jokers else "2"]))
+    if jokers or twos:
+        wild = t._wilds(1) if jokers and twos else t.card("JK" if jokers else "2")
+        choices.append(t.text("engine", "list.with", first=t.card(rank), last=wild))
     words["to_choose"] = (
         t.text("engine", "list.or", first=choices[0], last=choices[1])
         if len(choices) == 2
@@ -744,7 +745,7 @@ def _set_aside(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _W
 
 
 def _pile_full(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
-    count = t.number(int(facts["count"]))
+    count = t.count_words(int(facts["count"]))  # cards counted up to ten are words: "eight"
     if facts["rank"] == "JK":
         return "reason.pile_full.wild", {"count": count}
     return "reason.pile_full", {"count": count, "rank_of": t.card_of(facts["rank"])}
@@ -752,9 +753,13 @@ def _pile_full(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _W
 
 def _wild_ratio(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
     rank, naturals = facts["rank"], int(facts["naturals"])
+    if naturals < 1:
+        # Wild cards alone are the wild meld (H-MELD-2), never a meld of ``rank``; the words
+        # "<n> naturals with <m> wild cards" have no reading for none (the general sentence).
+        raise ValueError("wild_ratio without a natural card")
     return "reason.wild_ratio", {
         "rank_of": t.card_of(rank),
-        "naturals": t.card(rank, naturals) if naturals else t.text("engine", "hold.none"),
+        "naturals": t.card(rank, naturals),
         "wilds": t._wilds(int(facts["wilds"])),
     }
 

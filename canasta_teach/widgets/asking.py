@@ -119,8 +119,9 @@ class PartnerAsks(FullGame):
         return {
             "kind": "full",
             "title": tr.ui("game.asks.title"),
-            "puzzle": tr.ui("game.asks.deal", number=tr.number(self.deal + 1),
-                            total=tr.number(len(DEALS))),  # fmt: skip
+            "puzzle": tr.ui(
+                "game.asks.deal", number=tr.number(self.deal + 1), total=tr.number(len(DEALS))
+            ),  # fmt: skip
             "progress": "",
             "solved": over,
             "solved_count": 0,

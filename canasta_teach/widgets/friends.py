@@ -93,6 +93,8 @@ class RoomTable:
         self._task: Any = None
         self._said_hello = False
         self.closed = False
+        #: The coach's word beside the message (as ``FullGame.coach``), None while silent.
+        self.coach: dict[str, Any] | None = None
         state = Game(preset("classic4"), "room/none").state
         self.controller = _GameTable(state, translator, lang, seat=0, actions=(),
                                      on_game_intent=self._on_control)  # fmt: skip
@@ -468,6 +470,7 @@ class RoomTable:
                 for code, name in LANGUAGE_NAMES.items()
             ],  # fmt: skip
             "language_label": tr.ui("room.language_label"),
+            "coach": self.coach or {},
         }
         snap = self.snapshot
         if self.error or self.code is None or snap is None:
@@ -523,7 +526,15 @@ class RoomTable:
         def word(classic: str, hf: str, **params: Any) -> str:
             return tr.ui(hf if handfoot else classic, **params)
 
+        seats_table = panel["tables"][0]
         panel["tables"].insert(0, self._sheet(game, word))
+        # Once the game has started, the invite, the seats and the language row fold away
+        # (one line says who sits where): the table, the hand and the buttons fit one screen.
+        seats_table["fold"] = True
+        who = [f"{row[0]} ({row[1]})" for row in seats_table["rows"]]
+        language = f"{tr.ui('room.language_label')} {LANGUAGE_NAMES[self.lang]}"
+        panel["fold"] = {"label": tr.ui("room.fold"), "summary": " · ".join([*who, language]),
+                         "open": False}  # fmt: skip
         if record["awaiting_next"] or game.is_over:
             ended = game.last_hand
             if ended is not None:

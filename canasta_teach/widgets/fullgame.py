@@ -1002,11 +1002,18 @@ class FullGame:
         groups.append(_setting(tr.ui("game.full.pace_label"), "pace", paces))
         if self.mode == "practice":  # daily (leaderboard) games are played without the coach
             groups.append(self.coach.setting())
+        # The score sheet and the settings fold away while a hand is played (one line says
+        # what is chosen; the table shows the scores) and are open between hands and games.
+        summary = [tr.ui(VARIANT_KEYS[self.variant]), tr.ui(PLAYER_KEYS[self.players]),
+                   f"{tr.ui('game.full.level_label')} {level_name}",
+                   f"{tr.ui('game.full.pace_label')} {tr.ui(PACE_KEYS[self.pace])}"]  # fmt: skip
+        fold = {"label": tr.ui("game.full.settings"), "summary": " · ".join(summary),
+                "open": not playing}  # fmt: skip
         form = None
         if self.mode == "daily" and self.game.is_over and not self.board_done:
             form = {"id": "board", "field": "name", "label": tr.ui("game.full.board.name_label"),
                     "button": tr.ui("game.full.board.submit"), "maxlength": 24}  # fmt: skip
-        tables = [self._sheet_table()]
+        tables = [{**self._sheet_table(), "fold": playing}]
         board = self._board_table()
         if board is not None:
             tables.append(board)
@@ -1027,6 +1034,7 @@ class FullGame:
             "notice": self.notice,
             "choices": [],
             "groups": groups,
+            "fold": fold,
             "sheet": self._breakdown(),
             "tables": tables,
             "form": form,

@@ -281,6 +281,7 @@ class GuidedHand(FullGame):
             "form": None,
             "hint": "",
             "controls": [{"id": "retry", "label": tr.ui("game.retry"), "primary": done}],
+            "coach": self.coach.panel(),  # silent: the script's coach speaks in the prompt
             "stage": "over" if done else "play",
             "narration_label": tr.ui("game.full.narration"),
             "why_label": tr.ui("game.full.why_label"),

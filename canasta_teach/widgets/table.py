@@ -224,6 +224,12 @@ def build_labels(tr: Translator, players: int = 4, variant: str = "classic") -> 
         "controls": tr.ui("table.controls"),
         "game_controls": tr.ui("game.controls"),
         "piles": tr.ui("table.hf.piles"),
+        # The coach's word beside the message (a game panel's "coach"): its box, and the word
+        # that says a warning, a tip or a review (with a sign: never colour alone).
+        "coach": tr.ui("game.coach.label"),
+        "coach_warning": tr.ui("game.coach.warning"),
+        "coach_note": tr.ui("game.coach.note"),
+        "coach_review": tr.ui("game.coach.review"),
     }
 
 

@@ -46,7 +46,7 @@ def test_a_two_player_hand_against_the_easy_player_to_its_end(
     expect(root.locator("[data-ct-game='level:easy']")).to_have_attribute("aria-pressed", "true")
     expect(root.locator("[data-ct-game='players:2']")).to_have_attribute("aria-pressed", "true")
     next_hand = root.locator("[data-ct-game='next_hand']")
-    turns = 0
+    turns = warned = 0
     while not next_hand.count() and turns < 200:
         turns += 1
         expect(draw).to_be_enabled(timeout=STEP_MS)
@@ -58,6 +58,19 @@ def test_a_two_player_hand_against_the_easy_player_to_its_end(
         expect(card).to_have_attribute("aria-pressed", "true")
         expect(discard).to_be_enabled(timeout=STEP_MS)
         discard.click()
+        # The coach may stop a discard that gives the pile away: the learner insists.
+        page.wait_for_function(
+            "() => { const r = document.querySelector('.ct-root');"
+            " return r.querySelector(\"[data-ct-coach-kind='warning']\") ||"
+            " r.querySelector(\"[data-ct-game='next_hand']\") ||"
+            " r.querySelector(\"[data-ct-action='draw']\").getAttribute('aria-disabled')"
+            " !== 'true'; }",
+            timeout=STEP_MS,
+        )
+        anyway = root.locator("[data-ct-coach-action='coach:anyway']")
+        if anyway.count():
+            warned += 1
+            anyway.click()
         # The computer's turn is narrated, then it is ours again (or the hand is over).
         expect(root.locator(".ct-log-line").last).to_be_visible(timeout=STEP_MS)
         page.wait_for_function(

@@ -845,11 +845,19 @@ def test_lesson_11_offers_the_guided_hand_and_a_whole_game(
     open_page(page, render_url(voila_url, f"{lang}/{notebook}"), page_status, ".ct-full")
     check_language_and_fonts(page, lang)
     tables = page.locator(".ct-root.ct-full")
-    expect(tables).to_have_count(2)
-    guided, game = tables.nth(0), tables.nth(1)
+    expect(tables).to_have_count(3)
+    guided, asks, game = tables.nth(0), tables.nth(1), tables.nth(2)
     expect(guided.locator(".ct-game-title")).to_have_text(tr.ui("game.guide.title"))
     expect(guided.locator(".ct-prompt")).to_have_text(
         tr.ui("game.guide.draw", button=tr.ui("button.draw"))
+    )
+    # Your partner asks: North has asked, and the learner's answer gets the coach's word.
+    expect(asks.locator(".ct-game-title")).to_have_text(tr.ui("game.asks.title"))
+    yes = asks.locator("[data-ct-action='answer-yes']")
+    expect(yes).to_be_visible(timeout=CLICK_TIMEOUT_MS)
+    yes.click()
+    expect(asks.locator(".ct-coach")).to_contain_text(
+        tr.ui("coach.note.answer_agree"), timeout=CLICK_TIMEOUT_MS
     )
     expect(game.locator(".ct-game-title")).to_have_text(tr.ui("game.full.title"))
     expect(game.locator("[data-ct-table='scores'] caption")).to_have_text(

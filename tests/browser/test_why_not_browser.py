@@ -123,6 +123,9 @@ def test_full_game_greyed_out_buttons_say_why(page: Page, voila_url: str, artifa
 
     # The computer's moves replayed slowly: pressing Draw during the replay ends it and draws.
     pace = root.locator("[data-ct-game='pace:slow']")
+    fold = root.locator("[data-ct-fold]")  # the settings are folded while a hand is played
+    if fold.get_attribute("aria-expanded") == "false":
+        fold.click()
     pace.click()
     expect(pace).to_have_attribute("aria-pressed", "true", timeout=STEP_MS)
     hand.first.click()

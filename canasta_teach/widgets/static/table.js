@@ -89,6 +89,122 @@ function render({ model, el }) {
   root.append(gameEl, tableEl, narrEl, handEl, buttonsEl, messageEl);
   el.append(root);
 
+  // ---- Layout of a whole game (issue 18): one screen to play. ----
+  // A full game, the guided hand and a room (game.kind "full") are arranged in boxes:
+  //   root > game panel, main > [table, play > [hand, bar > [buttons, feedback > [coach,
+  //   message]]]], narration.
+  // table.css places them: on a wide screen the panel and the narration beside the table, the
+  // play box (hand, buttons, answer) kept in view at the bottom (sticky); on a phone the bar
+  // of buttons and answers stays in view, so the answer to a tap is where the learner looks.
+  // Puzzles and plain tables keep the flat order above (their own grid in table.css).
+  // The coach's word (game.coach: {text, kind: "warning" | "note" | "review", actions}) sits beside
+  // the message; its element is always there (empty when the coach is silent), so the
+  // layout keeps its place and a screen reader hears it when it speaks.
+  const coachEl = h("div", { class: "ct-coach", role: "status", "aria-live": "polite" });
+  const feedbackEl = h("div", { class: "ct-feedback" });
+  const barEl = h("div", { class: "ct-bar" });
+  const playEl = h("div", { class: "ct-play" });
+  const mainEl = h("div", { class: "ct-main" });
+  let arranged = "";
+  function arrange(game) {
+    const kind = game.kind === "full" ? "full" : game.title ? "puzzle" : "plain";
+    if (kind === arranged) return;
+    arranged = kind;
+    if (kind === "full") {
+      feedbackEl.append(coachEl, messageEl);
+      barEl.append(buttonsEl, feedbackEl);
+      playEl.append(handEl, barEl);
+      mainEl.append(tableEl, playEl);
+      root.replaceChildren(gameEl, mainEl, narrEl);
+    } else if (kind === "puzzle") {
+      // The answer right under the question (the puzzles' side-by-side grid).
+      root.replaceChildren(gameEl, coachEl, messageEl, tableEl, narrEl, handEl, buttonsEl);
+    } else {
+      root.replaceChildren(gameEl, tableEl, narrEl, handEl, buttonsEl, coachEl, messageEl);
+    }
+  }
+  // A drawn sign for each kind (no font needed): a triangle with "!" for a warning, a speech
+  // bubble for a tip, a list with ticks for a review.
+  const COACH_SIGNS = {
+    warning: '<path d="M12 2 1 22h22Z" fill="#b45309"/><path d="M11 9h2v7h-2zm0 9h2v2h-2z" fill="#fff"/>',
+    note: '<path d="M3 4h18v12H9l-5 4v-4H3Z" fill="#0f766e"/><path d="M7 8h10v1.6H7zm0 3.4h7V13H7z" fill="#fff"/>',
+    review: '<rect x="3" y="2" width="18" height="20" rx="2" fill="#4a3b8f"/><path d="m6 8 1.5 1.5L10 7m-4 7 1.5 1.5L10 13" stroke="#fff" stroke-width="1.6" fill="none"/><path d="M12 8h6v1.6h-6zm0 6h6v1.6h-6z" fill="#fff"/>',
+  };
+  const coachIcon = (kind) => {
+    const span = h("span", { class: "ct-coach-icon", "aria-hidden": "true" });
+    span.innerHTML = `<svg viewBox="0 0 24 24" width="22" height="22">${COACH_SIGNS[kind]}</svg>`;
+    return span;
+  };
+  function drawCoach() {
+    const game = model.get("game") || {};
+    const labels = model.get("labels") || {};
+    const coach = game.coach && game.coach.text ? game.coach : null;
+    const kind = coach && (coach.kind === "warning" || coach.kind === "review") ? coach.kind : "note";
+    coachEl.className = "ct-coach" + (coach ? " ct-coach-" + kind : "");
+    coachEl.setAttribute("aria-label", labels.coach || "");
+    if (coach) coachEl.setAttribute("data-ct-coach-kind", kind);
+    else coachEl.removeAttribute("data-ct-coach-kind");
+    coachEl.replaceChildren();
+    if (!coach) return;
+    const actions = Array.isArray(coach.actions) ? coach.actions : [];
+    coachEl.append(
+      h("span", { class: "ct-coach-word" }, coachIcon(kind),
+        h("strong", { text: labels["coach_" + kind] || "" })),
+      h("span", { class: "ct-coach-text", text: coach.text }),
+      actions.length
+        ? h("span", { class: "ct-coach-actions", role: "group", "aria-label": labels.coach || "" },
+            actions.map((a) => h("button", {
+              type: "button",
+              class: "ct-button ct-coach-action" + (a.primary ? " ct-primary" : ""),
+              "data-ct-coach-action": a.id,
+              "data-ct-focus": "coach-" + a.id,
+              text: a.label,
+              onclick: () => send({ action: "game", id: a.id }),
+            })))
+        : null,
+    );
+  }
+  // The settings fold: folded while a game is played, open between games (the panel says
+  // which); the learner's own choice holds until the game's stage changes.
+  let foldSeq = (window.__ctFoldSeq = (window.__ctFoldSeq || 0) + 1);
+  let foldOpen = null;
+  let foldStage = null;
+  function drawFold(game) {
+    const fold = game.fold;
+    if (!fold) return null;
+    if (game.stage !== foldStage) { foldStage = game.stage; foldOpen = null; }
+    const open = foldOpen === null ? !!fold.open : foldOpen;
+    const id = `ct-fold-${foldSeq}`;
+    const body = h("div", { class: "ct-fold-body", id, hidden: !open });
+    gameEl.append(h("div", { class: "ct-fold" + (open ? " ct-fold-open" : "") },
+      h("button", {
+        type: "button",
+        class: "ct-fold-toggle",
+        "aria-expanded": open ? "true" : "false",
+        "aria-controls": id,
+        "data-ct-fold": "",
+        "data-ct-focus": "fold",
+        onclick: () => { foldOpen = !open; keepFocus(drawGame); },
+      },
+      h("span", { class: "ct-fold-label", text: fold.label || "" }),
+      fold.summary ? h("span", { class: "ct-fold-summary", text: fold.summary }) : null),
+      body));
+    return body;
+  }
+  // Beside the table (a wide screen), the narration ends within one screen of the game's top:
+  // its newest line stays in view with the table when the learner scrolls the game to the top.
+  // When its box changes size, the log stays scrolled to its newest line.
+  const fitNarration = () => {
+    const top = narrEl.getBoundingClientRect().top - root.getBoundingClientRect().top;
+    root.style.setProperty("--ct-narration-room", `${Math.max(0, Math.floor(window.innerHeight - top - 12))}px`);
+    const log = narrEl.querySelector(".ct-log");
+    if (log) log.scrollTop = log.scrollHeight;
+  };
+  const sizes = typeof ResizeObserver === "function" ? new ResizeObserver(fitNarration) : null;
+  if (sizes) { sizes.observe(gameEl); sizes.observe(narrEl); }
+  window.addEventListener("resize", fitNarration);
+  // ---- end of the layout block ----
+
   let selected = new Set(); // indices into view.hand
   let pileOpen = false; // the pile spread out (a local view: no round trip)
   let handKey = "";
@@ -555,7 +671,8 @@ function render({ model, el }) {
     // A puzzle hides the other players' line, unless it shows what the puzzle hinges on
     // (Hand and Foot: who plays from the foot).
     root.classList.toggle("ct-show-others", !!game.show_others);
-    if (game.title && messageEl.nextSibling !== tableEl) root.insertBefore(messageEl, tableEl);
+    arrange(game); // layout (issue 18)
+    drawCoach();
     if (!game.title) return;
     gameEl.setAttribute("aria-label", game.title);
     const control = (c) =>
@@ -594,22 +711,29 @@ function render({ model, el }) {
       );
     }
     if (game.notice) gameEl.append(h("p", { class: "ct-notice", role: "status", text: game.notice }));
+    // Layout (issue 18): the languages, the invite, the settings and any table marked
+    // `fold` go into the settings fold when the panel has one.
+    const foldBody = drawFold(game);
+    const place = (node) => (foldBody || gameEl).append(node);
     if (game.languages && game.languages.length) {
       // Each language by its own name, in its own script and direction.
-      gameEl.append(h("div", { class: "ct-choices ct-languages", role: "group", "aria-label": game.language_label || "", "data-ct-group": "lang" },
+      place(h("div", { class: "ct-choices ct-languages", role: "group", "aria-label": game.language_label || "", "data-ct-group": "lang" },
         h("span", { class: "ct-choices-label", text: game.language_label || "" }),
         game.languages.map((c) => h("button", {
           type: "button", class: "ct-button ct-game-button", lang: c.lang, dir: "auto", "data-ct-game": c.id, "data-ct-focus": "game-" + c.id,
           "aria-pressed": c.pressed ? "true" : "false", text: c.label, onclick: () => send({ action: "game", id: c.id }) }))));
     }
-    if (game.invite) gameEl.append(drawInvite(game.invite));
+    if (game.invite) place(drawInvite(game.invite));
     for (const group of game.groups || []) {
-      gameEl.append(h("div", { class: "ct-choices ct-setting", role: "group", "aria-label": group.label, "data-ct-group": group.id },
+      place(h("div", { class: "ct-choices ct-setting", role: "group", "aria-label": group.label, "data-ct-group": group.id },
         h("span", { class: "ct-choices-label", text: group.label }), group.choices.map(control)));
     }
     if (game.sheet) gameEl.append(h("div", { class: "ct-breakdown" }, game.sheet.label ? h("h4", { text: game.sheet.label }) : null, drawSheet(game.sheet, labels),
       game.sheet.hands ? drawLeftovers(game.sheet.hands, labels) : null));
-    if (game.tables && game.tables.length) gameEl.append(h("div", { class: "ct-grids" }, drawTables(game.tables)));
+    const tables = (game.tables || []).filter((t) => !(foldBody && t.fold));
+    const folded = foldBody ? (game.tables || []).filter((t) => t.fold) : [];
+    if (folded.length) foldBody.append(h("div", { class: "ct-grids" }, drawTables(folded)));
+    if (tables.length) gameEl.append(h("div", { class: "ct-grids" }, drawTables(tables)));
     if (game.form) gameEl.append(drawForm(game.form));
     if (game.hint) gameEl.append(h("p", { class: "ct-hint", text: game.hint }));
     gameEl.append(h("div", { class: "ct-game-nav", role: "group", "aria-label": labels.game_controls || "" }, (game.controls || []).map(control)));
@@ -891,6 +1015,8 @@ function render({ model, el }) {
   maybePlayback();
   return () => {
     if (timer) clearTimeout(timer);
+    if (sizes) sizes.disconnect(); // layout (issue 18)
+    window.removeEventListener("resize", fitNarration);
     model.off("change:view", onView);
     model.off("change:message", onMessage);
     model.off("change:game", onGame);
