@@ -424,3 +424,32 @@ def test_previous_and_next_at_the_ends_of_a_set_say_why_and_keep_the_puzzle() ->
     assert g.controller.state == state
     controls = {c["id"]: c for c in w.game["controls"]}
     assert controls["next"]["enabled"] is False  # drawn unavailable, yet it answered
+
+
+def test_go_out_pressed_with_nothing_selected_and_one_card_held_says_the_hands_reason() -> None:
+    # Hypothesis found it: with one card held and nothing selected, the planner tried to lay
+    # down nothing and said "choose the cards first", while the button's why-not said that a
+    # lone 5 is no meld (the rule that truly stops going out here).
+    state = parse_position(
+        """\
+        rules: classic4
+        turn: W meld
+        S: ?8
+        W: 5
+        N: ?10
+        E: ?11
+        NS melds: K K K | 9 9 9 9 | 4 4 JK
+        EW melds: A A A JK | J J J J | 8 8 8 2 | 6 6 6 6 6 6 2 2 | 4 4 4 4 2 JK JK
+        pile: 10 Q
+        stock: rest
+        flags: melded-this-turn
+        """
+    )
+    c = TableController(state, get_translator("en"), "en", seat=1)
+    refusal = refusal_for(state, "go_out")
+    assert refusal is not None and refusal.reason is not None
+    before = state.copy()
+    c.intent({"action": "go_out", "cards": []})
+    assert c.state == before
+    assert c.widget.message["rule"] == refusal.reason.rule == "C-MELD-1"
+    assert c.widget.message["text"] == c.tr.reason(refusal.reason)

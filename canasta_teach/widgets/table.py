@@ -515,7 +515,9 @@ class TableController:
             if reason is not None:
                 self.refuse(reason)
                 return None
-        plan = plan_for_selection(state, cards)
+        # Nothing selected: the planner would try laying down nothing (and throwing the one
+        # card held away), whose refusal is about the empty selection, not about the hand.
+        plan = plan_for_selection(state, cards) if cards else None
         if plan is None:
             # No selection (or one leaving cards over): when no way out exists at all, the
             # planner's reason why not; else what to select.
