@@ -8,6 +8,7 @@ Cards are written as notation tokens: ``"7 7 JK"`` or ``["7", "7", "JK"]``.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -23,7 +24,9 @@ from canasta_teach.engine.moves import (
     Meld,
     Move,
     TakePile,
+    canonical,
 )
+from canasta_teach.engine.reasons import FROZEN_BY, REASONS, RULES
 from canasta_teach.engine.rules import CLASSIC4, RuleSet
 from canasta_teach.engine.state import Asked, HandEnd, MeldGroup, Phase, State
 
@@ -217,6 +220,61 @@ def play_random(
         state.play(move)
         played.append(move)
     return played
+
+
+def canonical_move(move: Move) -> Move:
+    """``move`` with its cards in the canonical order (as ``legal_moves`` lists them)."""
+    if isinstance(move, Meld):
+        return Meld(canonical(move.cards))
+    if isinstance(move, TakePile):
+        return TakePile(canonical(move.cards))
+    if isinstance(move, Add):
+        return Add(move.rank, canonical(move.cards))
+    return move
+
+
+def junk_moves(state: State, rng: random.Random, count: int = 12) -> list[Move]:
+    """Moves of every kind, in and out of phase, mostly illegal: random multisets of the
+    hand's cards (in random order, sometimes with a card not held), wrong ranks, and the
+    legal moves with a card added or taken away."""
+    hand = state.hand_cards(state.current)
+    out: list[Move] = [Draw(), AskPartner(), Answer(True), Answer(False), TakePile(())]
+    out += [Discard(Kind(k)) for k in range(15)]
+    for _ in range(count):
+        size = rng.randint(0, min(8, len(hand)))
+        cards = rng.sample(hand, size)
+        if rng.random() < 0.3:
+            cards.append(Kind(rng.randrange(15)))
+        rng.shuffle(cards)
+        rank = Kind(rng.randrange(15))
+        out += [Meld(tuple(cards)), TakePile(tuple(cards)), Add(rank, tuple(cards))]
+    legal = state.legal_moves()
+    for move in rng.sample(legal, min(6, len(legal))):
+        extra = Kind(rng.randrange(15))
+        if isinstance(move, Meld):
+            out += [Meld((*move.cards, extra)), Meld(move.cards[1:])]
+        elif isinstance(move, TakePile):
+            out += [TakePile((extra, *move.cards)), TakePile(move.cards[:-1])]
+        elif isinstance(move, Add):
+            out += [Add(move.rank, (*move.cards, extra)), Add(extra, move.cards)]
+    return out
+
+
+def assert_reason_registered(state: State, move: Move) -> None:
+    """A refused move: a registered code, rule and facts, and the state is untouched."""
+    before = state.snapshot()
+    verdict = state.apply(move)
+    assert state.snapshot() == before, f"refused {move} changed the state"
+    reason = verdict.reason
+    assert reason is not None
+    assert reason.code in REASONS, reason.code
+    rules, params = REASONS[reason.code]
+    assert reason.rule in RULES and reason.rule in rules, (reason.code, reason.rule)
+    # The registry names every fact a reason carries; their order carries no meaning.
+    assert sorted(reason.params) == sorted(params), (reason.code, dict(reason.params), params)
+    if reason.code == "frozen_needs_pair":
+        assert reason.params["frozen_by"] in FROZEN_BY
+    json.dumps(reason.to_dict())
 
 
 def params_of(state: State, move: Move) -> dict[str, Any]:

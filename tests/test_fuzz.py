@@ -31,8 +31,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from engine_helpers import choose
-from test_engine_properties import junk_moves, random_position
+from engine_helpers import choose, junk_moves
+from test_engine_properties import random_position
 
 from canasta_teach import cli
 from canasta_teach.engine.cards import TOKENS
