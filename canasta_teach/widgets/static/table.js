@@ -77,6 +77,36 @@ function tableCard(token, labels, extra, nth) {
   );
 }
 
+// Progress keys: "canasta-teach:v1:progress:<lesson>.ipynb" = {solved, total, unit?}. Older
+// pages kept one record per language ("...progress:<lang>:<lesson>"); those are merged into
+// the lesson's record (the puzzles solved in any language) and removed, once. The Voila
+// template (share/jupyter/voila/templates/canasta/index.html.j2) does the same on every page:
+// JupyterLab shows the widget without it.
+const PROGRESS = "canasta-teach:v1:progress:";
+const OLD_PROGRESS = /^canasta-teach:v1:progress:(?:en|ur|hi|te):(.+)$/;
+function migrateProgress(storage) {
+  const read = (key) => {
+    try { return JSON.parse(storage.getItem(key) || "null"); } catch (error) { return null; }
+  };
+  const old = [];
+  for (let i = 0; i < storage.length; i++) {
+    const match = OLD_PROGRESS.exec(storage.key(i) || "");
+    if (match) old.push([match[0], match[1]]);
+  }
+  for (const [oldKey, lesson] of old) {
+    const was = read(oldKey);
+    const now = read(PROGRESS + lesson);
+    const records = [now, was].filter((r) => r && Array.isArray(r.solved));
+    if (records.length) {
+      const solved = [...new Set(records.flatMap((r) => r.solved.filter((n) => Number.isInteger(n))))].sort((a, b) => a - b);
+      const total = Math.max(...records.map((r) => Number(r.total) || 0));
+      const unit = records.map((r) => r.unit).find(Boolean);
+      storage.setItem(PROGRESS + lesson, JSON.stringify({ solved, total, unit }));
+    }
+    storage.removeItem(oldKey);
+  }
+}
+
 function render({ model, el }) {
   const root = h("div", { class: "ct-root" });
   const gameEl = h("section", { class: "ct-game" });
@@ -640,11 +670,13 @@ function render({ model, el }) {
   }
 
   // Progress between visits: the solved puzzles of this lesson's game, in the browser's own
-  // storage (no account, nothing sent anywhere). Keyed by language and lesson page.
+  // storage (no account, nothing sent anywhere). Keyed by lesson page only: a lesson's puzzles
+  // are the same in every language, so a puzzle solved in English is solved in Urdu too
+  // (issue 19). The start page (the Voila template) reads the same keys.
   const progressKey = (game) => {
     const page = decodeURIComponent(window.location.pathname.split("/").pop() || "");
     const where = page.endsWith(".ipynb") ? page : (game.kept || {}).set || "";
-    return `canasta-teach:v1:progress:${model.get("lang") || "en"}:${where}`;
+    return `${PROGRESS}${where}`;
   };
   let restored = false;
   function keepProgress(game) {
@@ -653,6 +685,7 @@ function render({ model, el }) {
     try {
       const key = progressKey(game);
       if (!restored) {
+        migrateProgress(window.localStorage);
         restored = true;
         const saved = JSON.parse(window.localStorage.getItem(key) || "null");
         const solved = saved && Array.isArray(saved.solved) ? saved.solved.filter((n) => Number.isInteger(n)) : [];
