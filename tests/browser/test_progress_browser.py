@@ -73,6 +73,17 @@ def test_a_puzzle_solved_in_english_counts_in_urdu(
     open_start(page, voila_url, "ur")
     mark = page.locator(f".ct-progress-mark[data-ct-lesson='{MELDS}']")
     expect(mark.first).to_have_text(f" 1/{melds}")
+    # "Continue where you left off" (the first lesson of the course not done: lesson 1) is on
+    # the page's own side: right, in Urdu.
+    box = page.locator(".ct-continue")
+    expect(box).to_have_attribute("data-ct-continue", "01-cards-values.ipynb")
+    sides = box.evaluate(
+        "b => { const r = b.getBoundingClientRect(), s = getComputedStyle(b);"
+        " const l = b.querySelector('a').getBoundingClientRect();"
+        " return {gap: r.right - parseFloat(s.paddingRight) - parseFloat(s.borderRightWidth)"
+        " - l.right}; }"
+    )
+    assert abs(sides["gap"]) <= 1, sides
     page.screenshot(path=str(artifacts / "progress-start-ur-from-en.png"))
 
     # The Urdu lesson opens with it: one solved, at the first puzzle not solved.
