@@ -9,9 +9,10 @@ element's opacity), white at the bottom. The ratio must reach 4.5:1, or 3:1 for 
 (24px, or bold 18.66px). WCAG exempts inactive controls: a ``disabled`` button is skipped (the
 app's "unavailable" buttons are not disabled, and are measured).
 
-Pages: the puzzles' layout (lesson 5 with a refusal and a hint, lesson 8's score sheet checked,
-lesson 12's puzzle with clean, dirty and wild piles, in English and Urdu) and the whole games'
-layout (a full game after a turn, a Hand and Foot table with piles, a room after its start).
+Pages: the puzzles' layout (lesson 5's eight puzzles, with a refusal and a hint; lesson 7's
+canasta; lesson 8's score sheet checked; lesson 12's puzzle with clean, dirty and wild piles,
+in English and Urdu) and the whole games' layout (a full game after a turn, a Hand and Foot
+table with piles, a room before and after its start).
 The checker is shown to fail: a low-contrast rule planted in the page is caught. And "No melds
 yet" is not said beside a team's complete piles.
 """
@@ -206,6 +207,19 @@ def test_puzzle_tables_meet_wcag_aa(learner: Page, voila_url: str, artifacts: Pa
     expect(root.locator(".ct-hint")).to_be_visible(timeout=STEP_MS)
     expect(root.locator(".ct-stop")).to_be_visible()
     assert too_faint(page, artifacts / "contrast-lesson-05.png") == []
+    # Its other puzzles: a frozen pile and its label, melds of both teams.
+    frozen = 0
+    for number in range(2, 9):
+        root.locator("[data-ct-game='next']").click()
+        expect(root.locator(".ct-puzzle-number")).to_contain_text(str(number), timeout=STEP_MS)
+        assert too_faint(page, artifacts / "contrast-lesson-05.png") == [], number
+        frozen += root.locator(".ct-frozen-label").count()
+    assert frozen > 0
+
+    # Lesson 7, puzzle 5: a canasta and its badge.
+    root = open_lesson(page, voila_url, "en/07-going-out.ipynb", puzzle=5)
+    expect(root.locator(".ct-canasta").first).to_be_visible()
+    assert too_faint(page, artifacts / "contrast-lesson-07.png") == []
 
     # Lesson 8, puzzle 2: the score sheet, checked with every line wrong (marks and reasons).
     root = open_lesson(page, voila_url, "en/08-scoring.ipynb", puzzle=2)
