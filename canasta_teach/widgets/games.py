@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from canasta_teach.bots.claims import Claim, claims_for
 from canasta_teach.engine import (
     Add,
     Answer,
@@ -42,6 +43,7 @@ from canasta_teach.engine import (
     Verdict,
 )
 from canasta_teach.engine.cards import TOKENS, VALUES
+from canasta_teach.engine.goingout import going_out_plan
 from canasta_teach.engine.handfoot import HandFootState, pile_kind
 from canasta_teach.engine.scoring import ScoreLine, score_hand
 from canasta_teach.engine.state import Phase
@@ -231,6 +233,20 @@ GOAL_ACTIONS = {
     "go_out": ("meld", "add", "lay_down", "discard", "go_out", "ask"),
     "out_or_explain": ("meld", "add", "discard", "go_out"),
 }
+
+#: The facts a puzzle's hint gives for the move it proposes (``bots.claims``, in the learner's
+#: voice), in the order they are said: what makes the move right (a first meld, a canasta, a
+#: pile of seven, going out) and, for a discard, why that card. Facts that are true but
+#: explain nothing (whether the pile is frozen for the team after you) are left to the table.
+HINT_CLAIMS: dict[str, tuple[str, ...]] = {
+    "take": ("takes_with", "pile_size", "pile_take", "first_meld", "set_aside",
+             "set_aside_enough", "makes_canasta", "makes_pile"),
+    "play": ("goes_out", "first_meld", "set_aside", "set_aside_enough", "makes_canasta",
+             "makes_pile", "meld_size", "uses_wilds", "keeps_wilds"),
+    "discard": ("goes_out", "hand_count", "blocks_pile", "freezes", "their_meld",
+                "no_their_meld", "known_holds", "thrown_before", "gives_pile"),
+    "ask": ("can_go_out",),
+}  # fmt: skip
 
 
 class PuzzleGame:
@@ -871,10 +887,7 @@ class PuzzleGame:
             plays = pile_plays(state, puzzle.kind)
             if not plays:  # pragma: no cover - load_set checks this
                 return tr.ui("hint.generic")
-            cards = tr.cards([TOKENS[k] for k in plays[0].cards])
-            if isinstance(plays[0], Add):
-                return tr.ui("hint.step.add", cards=cards)
-            return tr.ui("hint.step.meld", cards=cards)
+            return self._move_hint(state, plays[0])
         if puzzle.goal == "meld":
             melds = legal_melds(state, puzzle.rank, puzzle.canasta)
             if not melds:  # pragma: no cover - load_set checks this
@@ -914,24 +927,98 @@ class PuzzleGame:
         return tr.ui("hint.score.total")  # pragma: no cover - every line right is solved
 
     def _next_step_hint(self, state: State) -> str:
-        """The first move of a way to the goal from here, in words (from what the learner
-        has done in this turn so far: a partner already asked is not asked again)."""
+        """The first move of a way to the goal from here, in words, and why: the rule that
+        asks for it and the engine's facts about it (``bots.claims``), in the learner's voice.
+        The way follows what the puzzle asks (from what the learner has done in this turn so
+        far: a partner already asked is not asked again)."""
         tr = self.tr
         plan = solve(self.puzzle, state, record=self.record)
         if not plan:
             return tr.ui("hint.retry")
-        move = plan[0]
+        move = self._hinted_move(state, plan[0])
+        return self._move_hint(state, move)
+
+    def _move_hint(self, state: State, move: Move) -> str:
+        """``move`` (legal, the learner's) as advice: what to do, then why."""
+        tr = self.tr
+        facts = claims_for(state, state.current, move)
+
+        def said(kind: str) -> list[str]:
+            order = HINT_CLAIMS[kind]
+            # Black threes are melded only to go out (C-OUT-4) and never make a canasta: "seven
+            # make a canasta" would mislead there.
+            chosen = sorted((c for c in facts if c.key in order and not (
+                c.key == "meld_size" and c.params.get("rank") == "3B")),
+                key=lambda c: order.index(c.key))  # fmt: skip
+            return [tr.claim(c.to_dict(), "you") for c in chosen]
+
         if isinstance(move, Draw):
-            return tr.ui("hint.step.draw")
+            step = tr.ui("hint.step.draw_two" if state.players == 2 else "hint.step.draw")
+            takes = any(isinstance(m, TakePile) for m in state.legal_moves())
+            return f"{step} {tr.ui('hint.why.draw' if takes else 'hint.why.draw_no_take')}"
         if isinstance(move, TakePile):
-            return tr.ui("hint.step.take")
-        if isinstance(move, Meld):
-            return tr.ui("hint.step.meld", cards=tr.cards([TOKENS[k] for k in move.cards]))
-        if isinstance(move, Add):
-            return tr.ui("hint.step.add", cards=tr.cards([TOKENS[k] for k in move.cards]))
+            why = [tr.ui("hint.why.take")] if move.cards else [
+                tr.ui("hint.why.take_onto_meld", rank_of=tr.card_of(TOKENS[state.pile_top]))
+            ] if state.pile_top is not None else []  # fmt: skip
+            taken = said("take")
+            # "You take it with two queens": the words about the top card follow them.
+            first = taken[:1] if move.cards else []
+            return " ".join([tr.ui("hint.step.take"), *first, *why, *taken[len(first) :]])
+        if isinstance(move, Meld | Add):
+            cards = tr.cards([TOKENS[k] for k in move.cards])
+            step = tr.ui(
+                "hint.step.add" if isinstance(move, Add) else "hint.step.meld", cards=cards
+            )
+            why = said("play")
+            if self.puzzle.goal in ("go_out", "out_or_explain") and going_out_plan(state):
+                why.insert(0, tr.claim(Claim("can_go_out").to_dict(), "you"))
+            return " ".join([step, *(why or [tr.ui("hint.why.meld_more")])])
         if isinstance(move, Discard):
-            return tr.ui("hint.step.discard", card=tr.card(TOKENS[move.card]))
-        return tr.ui("hint.step.ask")
+            step = tr.ui("hint.step.discard", card=tr.card(TOKENS[move.card]))
+            why = said("discard")
+            if not any(c.key == "goes_out" for c in facts):
+                why.insert(0, tr.ui("hint.why.discard"))
+            return " ".join([step, *why])
+        return " ".join([tr.ui("hint.step.ask"), *said("ask"), tr.ui("hint.why.ask")])
+
+    def _hinted_move(self, state: State, first: Move) -> Move:
+        """The move the hint proposes: the solver's first step (a shortest way to the goal),
+        except that a turn puzzle that says "meld if you can" gets a meld that keeps the goal
+        in reach before its discard (lesson 10's hint proposed a discard beside a meld), and
+        that of the discards that reach the goal, the one the facts favour is proposed."""
+        puzzle = self.puzzle
+        if not isinstance(first, Discard):
+            return first
+        legal = state.legal_moves()
+        if puzzle.goal == "turn" and not puzzle.require:
+            for play in legal:
+                if isinstance(play, Meld | Add) and self._keeps_goal(state, play):
+                    return play
+        discards = [m for m in legal if isinstance(m, Discard) and self._keeps_goal(state, m)]
+        return min(discards or [first], key=lambda m: (self._discard_cost(state, m), m != first))
+
+    def _keeps_goal(self, state: State, move: Move) -> bool:
+        """Whether the goal is still reached (or reachable) after ``move``."""
+        after = state.copy()
+        after.apply(move)
+        record = TurnRecord(self.record.took, self.record.melded, self.record.added,
+                            self.record.asked)  # fmt: skip
+        record.note(move)
+        return solve(self.puzzle, after, record=record) is not None
+
+    @staticmethod
+    def _discard_cost(state: State, move: Discard) -> tuple[int, ...]:
+        """How a discard would hurt, from the facts the learner can see: it gives the next
+        player the pile, it feeds the other team's meld, it throws a wild card away, it breaks
+        a pair (smaller is better)."""
+        keys = {c.key for c in claims_for(state, state.current, move)}
+        held = state.hands[state.current][move.card]
+        return (
+            int("gives_pile" in keys),
+            int("their_meld" in keys),
+            int(int(move.card) <= 1),  # a joker or a 2
+            int(held > 1),
+        )
 
     def _refusal_hint(self, reason: Reason | None, card: str, pair: str) -> str:
         tr = self.tr

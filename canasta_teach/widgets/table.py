@@ -305,6 +305,9 @@ class TableController:
         #: drawn square, with no frozen mark) and "minimum" (no first-meld minimum).
         self.hidden: frozenset[str] = frozenset()
         self._message_count = 0
+        #: Which position is shown: ``reset`` counts up, and the browser clears the learner's
+        #: card selection when it changes (the next puzzle may deal the very same hand).
+        self.position = 0
         self.on_game_intent = on_game_intent
         traits = {
             "lang": lang,
@@ -746,6 +749,7 @@ class TableController:
                 else ""
             ),
             "actions": list(self.actions),
+            "position": self.position,
             "enabled": self.enabled(),
             "addable": sorted(meld_index),
             **self._handfoot_view(view, team_views, others),
@@ -851,6 +855,7 @@ class TableController:
         """Show a new position (a game's next puzzle), clearing the message."""
         self.state = state
         self.status_override = None
+        self.position += 1
         with self.widget.hold_sync():
             self.widget.message = {}
             self.render()

@@ -77,6 +77,36 @@ function tableCard(token, labels, extra, nth) {
   );
 }
 
+// Progress keys: "canasta-teach:v1:progress:<lesson>.ipynb" = {solved, total, unit?}. Older
+// pages kept one record per language ("...progress:<lang>:<lesson>"); those are merged into
+// the lesson's record (the puzzles solved in any language) and removed, once. The Voila
+// template (share/jupyter/voila/templates/canasta/index.html.j2) does the same on every page:
+// JupyterLab shows the widget without it.
+const PROGRESS = "canasta-teach:v1:progress:";
+const OLD_PROGRESS = /^canasta-teach:v1:progress:(?:en|ur|hi|te):(.+)$/;
+function migrateProgress(storage) {
+  const read = (key) => {
+    try { return JSON.parse(storage.getItem(key) || "null"); } catch (error) { return null; }
+  };
+  const old = [];
+  for (let i = 0; i < storage.length; i++) {
+    const match = OLD_PROGRESS.exec(storage.key(i) || "");
+    if (match) old.push([match[0], match[1]]);
+  }
+  for (const [oldKey, lesson] of old) {
+    const was = read(oldKey);
+    const now = read(PROGRESS + lesson);
+    const records = [now, was].filter((r) => r && Array.isArray(r.solved));
+    if (records.length) {
+      const solved = [...new Set(records.flatMap((r) => r.solved.filter((n) => Number.isInteger(n))))].sort((a, b) => a - b);
+      const total = Math.max(...records.map((r) => Number(r.total) || 0));
+      const unit = records.map((r) => r.unit).find(Boolean);
+      storage.setItem(PROGRESS + lesson, JSON.stringify({ solved, total, unit }));
+    }
+    storage.removeItem(oldKey);
+  }
+}
+
 function render({ model, el }) {
   const root = h("div", { class: "ct-root" });
   const gameEl = h("section", { class: "ct-game" });
@@ -117,8 +147,13 @@ function render({ model, el }) {
       mainEl.append(tableEl, playEl);
       root.replaceChildren(gameEl, mainEl, narrEl);
     } else if (kind === "puzzle") {
-      // The answer right under the question (the puzzles' side-by-side grid).
-      root.replaceChildren(gameEl, coachEl, messageEl, tableEl, narrEl, handEl, buttonsEl);
+      // The answer right under the question in the puzzles' side-by-side grid (table.css: the
+      // bar and its feedback box are "display: contents" there, so each is a grid item). In
+      // one column the answer follows the buttons in one bar, which a phone keeps in view:
+      // the answer to a tap shows where the learner is looking (issue 19).
+      feedbackEl.append(coachEl, messageEl);
+      barEl.append(buttonsEl, feedbackEl);
+      root.replaceChildren(gameEl, tableEl, narrEl, handEl, barEl);
     } else {
       root.replaceChildren(gameEl, tableEl, narrEl, handEl, buttonsEl, coachEl, messageEl);
     }
@@ -339,7 +374,11 @@ function render({ model, el }) {
         h(
           "div",
           { class: "ct-melds" },
-          team.melds.length ? team.melds.map((m) => meldGroup(m, labels, team, enabled)) : h("span", { class: "ct-none", text: labels.no_melds }),
+          team.melds.length
+            ? team.melds.map((m) => meldGroup(m, labels, team, enabled))
+            // Hand and Foot: a team whose melds all became complete piles has piles, not
+            // "no melds yet" (issue 19): the piles below say what it has.
+            : (team.piles || []).length ? null : h("span", { class: "ct-none", text: labels.no_melds }),
         ),
         team.piles ? pilesBox(team, labels) : null,
       );
@@ -442,7 +481,9 @@ function render({ model, el }) {
     const view = shownView();
     const labels = model.get("labels") || {};
     const hand = view.hand || [];
-    const key = JSON.stringify(hand);
+    // A new position (the next puzzle, Start again) clears the selection even when its hand
+    // is the same cards (issue 19: lesson 4, puzzle 2 -> 3 kept the cards selected).
+    const key = JSON.stringify([view.position === undefined ? null : view.position, hand]);
     if (key !== handKey) {
       selected = new Set();
       handKey = key;
@@ -479,7 +520,9 @@ function render({ model, el }) {
         h("span", { class: "ct-selected-count", text: fill(labels.selected, { count: selected.size }) }),
         selected.size
           ? h("button", { type: "button", class: "ct-clear", "data-ct-focus": "clear", text: labels.clear, onclick: () => { selected = new Set(); keepFocus(redrawLocal); } })
-          : null,
+          // Nothing selected: an invisible stand-in of the same size keeps the row's height,
+          // so the first selected card does not push the hand down (issue 19: about 11 px).
+          : h("button", { type: "button", class: "ct-clear-slot", disabled: true, tabindex: "-1", "aria-hidden": "true", text: labels.clear }),
       ),
       h("div", { class: "ct-hand", role: "group", "aria-label": labels.hand }, cards),
     );
@@ -627,11 +670,13 @@ function render({ model, el }) {
   }
 
   // Progress between visits: the solved puzzles of this lesson's game, in the browser's own
-  // storage (no account, nothing sent anywhere). Keyed by language and lesson page.
+  // storage (no account, nothing sent anywhere). Keyed by lesson page only: a lesson's puzzles
+  // are the same in every language, so a puzzle solved in English is solved in Urdu too
+  // (issue 19). The start page (the Voila template) reads the same keys.
   const progressKey = (game) => {
     const page = decodeURIComponent(window.location.pathname.split("/").pop() || "");
     const where = page.endsWith(".ipynb") ? page : (game.kept || {}).set || "";
-    return `canasta-teach:v1:progress:${model.get("lang") || "en"}:${where}`;
+    return `${PROGRESS}${where}`;
   };
   let restored = false;
   function keepProgress(game) {
@@ -640,6 +685,7 @@ function render({ model, el }) {
     try {
       const key = progressKey(game);
       if (!restored) {
+        migrateProgress(window.localStorage);
         restored = true;
         const saved = JSON.parse(window.localStorage.getItem(key) || "null");
         const solved = saved && Array.isArray(saved.solved) ? saved.solved.filter((n) => Number.isInteger(n)) : [];
@@ -756,10 +802,16 @@ function render({ model, el }) {
     const upto = frameIndex >= 0 && frames[frameIndex] ? frames[frameIndex].upto : Infinity;
     const shown = lines.filter((l) => l.n <= upto);
     narrEl.setAttribute("aria-label", game.narration_label || "");
+    // Each line's number is drawn in the line itself (a list's own markers sit outside its
+    // box, where the scrolling log cut them from 10 on: "I4." for 14); Urdu ends it with
+    // its full stop, as an Urdu list is numbered.
+    const stop = model.get("lang") === "ur" ? "\u06d4" : ".";
     const list = h("ol", { class: "ct-log", role: "log", "aria-live": "polite", "aria-label": game.narration_label || "" },
-      shown.map((l) => h("li", { class: "ct-log-line ct-log-" + (l.kind || "event"), "data-ct-line-n": l.n, "data-ct-seat": l.seat },
-        h("span", { class: "ct-log-text", text: l.text }),
-        l.why ? h("span", { class: "ct-log-why" }, h("span", { class: "ct-log-why-label", text: (game.why_label || "") + " " }), h("q", { text: l.why })) : null)));
+      shown.map((l, i) => h("li", { class: "ct-log-line ct-log-" + (l.kind || "event"), "data-ct-line-n": l.n, "data-ct-seat": l.seat },
+        h("span", { class: "ct-log-n", "aria-hidden": "true", text: `${i + 1}${stop}` }),
+        h("span", { class: "ct-log-body" },
+          h("span", { class: "ct-log-text", text: l.text }),
+          l.why ? h("span", { class: "ct-log-why" }, h("span", { class: "ct-log-why-label", text: (game.why_label || "") + " " }), h("q", { text: l.why })) : null))));
     const head = h("div", { class: "ct-log-head" },
       h("strong", { text: game.narration_label || "" }),
       frameIndex >= 0
