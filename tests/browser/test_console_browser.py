@@ -11,11 +11,20 @@ button opens, started and shown. Nothing is allow-listed.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Playwright, expect
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    Playwright,
+    WebSocket,
+    expect,
+)
 
 from canasta_teach.app import CHROMIUM_ARGS
 
@@ -57,6 +66,34 @@ def session(chromium: Browser) -> Iterator[tuple[BrowserContext, list[str]]]:
         context.close()
 
 
+class KernelSockets:
+    """The websockets a page opens (its kernel's channels) and whether each has heard from the
+    server yet. Leaving a page while its socket is still connecting makes Chromium log "WebSocket
+    is closed before the connection is established": that is the test leaving early, not the
+    app. A learner's click is slower than a test's; the test waits for the connection instead."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.heard: dict[str, bool] = {}
+        page.on("websocket", self._opened)
+
+    def _opened(self, socket: WebSocket) -> None:
+        self.heard.setdefault(socket.url, False)
+
+        def answered(_frame: object) -> None:
+            self.heard[socket.url] = True
+
+        socket.on("framereceived", answered)
+        socket.on("close", answered)
+
+    def wait_connected(self, timeout_ms: int) -> None:
+        """Until the page has opened a socket and every socket it opened has heard a frame."""
+        deadline = time.monotonic() + timeout_ms / 1000
+        while not self.heard or not all(self.heard.values()):
+            assert time.monotonic() < deadline, f"the page's socket did not connect: {self.heard}"
+            self.page.wait_for_timeout(100)  # lets Playwright deliver the socket's events
+
+
 def test_a_session_logs_no_warning_and_no_error(
     session: tuple[BrowserContext, list[str]], voila_url: str, artifacts: Path
 ) -> None:
@@ -74,9 +111,12 @@ def test_a_session_logs_no_warning_and_no_error(
     expect(root.locator(".ct-message")).to_have_class(re.compile(r"\bct-success\b"),
                                                      timeout=STEP_MS)  # fmt: skip
 
-    # The start page (it marks the lesson's progress).
+    # The start page (it marks the lesson's progress). Its page has no game, so the marks can
+    # show before its kernel's socket is open: wait for the socket before leaving it.
+    sockets = KernelSockets(page)
     page.goto(render_url(voila_url, "en/00-start.ipynb"))
     expect(page.locator(".ct-progress-mark").first).to_be_visible(timeout=PAGE_TIMEOUT_MS)
+    sockets.wait_connected(PAGE_TIMEOUT_MS)
 
     # A full game: one turn, the computer players' turns after it.
     page.goto(render_url(voila_url, f"{TEST_PREFIX}/widgets/fullgame_en_4p.ipynb"))
