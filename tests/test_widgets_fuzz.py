@@ -58,7 +58,7 @@ from canasta_teach.engine.notation import parse_position
 from canasta_teach.engine.rules import CLASSIC2, CLASSIC4
 from canasta_teach.i18n import get_translator
 from canasta_teach.widgets import ACTIONS, CardTable, PuzzleGame, TableController, play
-from canasta_teach.widgets.puzzles import best_take_attempt, take_refusal
+from canasta_teach.widgets.puzzles import best_take_attempt, stopping_rules, take_refusal
 from canasta_teach.widgets.table import MAX_SELECTION
 
 REPO = Path(__file__).resolve().parents[1]
@@ -577,7 +577,10 @@ def game_payload(draw: Any, g: PuzzleGame) -> Any:
                 "solve",
                 "NEXT",
                 "reason:",
-                *(f"reason:{rule}" for rule in ("C-TURN-1", "C-TURN-2", "C-PILE-3", "C-BLK-1")),
+                *(
+                    f"reason:{rule}"
+                    for rule in ("C-TURN-1", "C-TURN-2", "C-PILE-2", "C-PILE-3", "C-BLK-1")
+                ),
             ]
         ) | st.builds(lambda s: "reason:" + s, st.text(max_size=20) | long_text)
         return {"action": "game", "id": draw(unknown | json_values)}
@@ -640,9 +643,20 @@ def check_game_intent(g: PuzzleGame, payload: Any, via_comm: bool, lang: str) ->
     if isinstance(control, str) and control in shown and control.startswith("reason:"):
         right = take_refusal(before)
         if right is not None and control == f"reason:{right.rule}":
-            note("game: solved by a reason")
+            note("game: solved by the engine's reason")
             assert g.solved == solved | {index} and message["kind"] == "success"
             assert message["text"] == tr.ui("game.feedback.right_reason", reason=tr.reason(right))
+            return
+        if (
+            right is not None
+            and g.puzzle.goal == "take_or_explain"
+            and control.removeprefix("reason:") in stopping_rules(before)
+        ):
+            # Another rule that truly stops the pickup (C-PILE-2 under a black three) is right
+            # too, and the answer adds the engine's more specific reason.
+            note("game: solved by another rule that stops the pickup")
+            assert g.solved == solved | {index} and message["kind"] == "success"
+            assert tr.reason(right) in message["text"]
             return
         assert message["kind"] == "refusal"
     assert g.solved == solved and g.stage == stage, f"{control!r} changed the game"
