@@ -19,7 +19,7 @@ import contextlib
 import logging
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from canasta_teach.engine import Event, Move, State, Verdict
@@ -27,6 +27,7 @@ from canasta_teach.engine.game import Game
 from canasta_teach.engine.notation import parse_move
 from canasta_teach.engine.rules import preset
 from canasta_teach.engine.view import seat_names
+from canasta_teach.i18n import Translator
 from canasta_teach.rooms import (
     HEARTBEAT_S,
     KEEP_MINUTES,
@@ -54,7 +55,6 @@ from .table import (
     FONT_FAMILIES,
     RTL_LANGUAGES,
     CardTable,
-    Translator,
     default_actions,
 )
 
@@ -493,7 +493,10 @@ class RoomTable:
         host = bool(doc["seats"][self.seat].get("host"))
         names = seat_names(doc["players"])
         you = tr.ui("room.you_are", seat=tr.seat(names[self.seat]))
-        panel = {
+        # The lists the stages below add to, typed (the panel itself is the front end's JSON).
+        tables: list[dict[str, Any]] = [self._seats_table(doc, snap)]
+        controls: list[dict[str, Any]] = []
+        panel: dict[str, Any] = {
             **base,
             "puzzle": f"{tr.ui('room.code_label')} {shown_code(doc['code'])} · {you}",
             "notice": self.notice,
@@ -505,8 +508,8 @@ class RoomTable:
                 "copy": tr.ui("room.copy"),
                 "copied": tr.ui("room.copied"),
             },
-            "tables": [self._seats_table(doc, snap)],
-            "controls": [],
+            "tables": tables,
+            "controls": controls,
             "groups": [],
         }
         if doc["status"] == "lobby":
@@ -514,8 +517,7 @@ class RoomTable:
             panel["prompt"] = tr.ui("room.lobby.host_prompt" if host else "room.lobby.guest_prompt")
             if host:
                 panel["groups"] = self._settings(doc)
-                panel["controls"] = [{"id": "start", "primary": True,
-                                      "label": tr.ui("room.start")}]  # fmt: skip
+                controls.append({"id": "start", "primary": True, "label": tr.ui("room.start")})
             return panel
         game = self.replica
         assert game is not None
@@ -526,8 +528,8 @@ class RoomTable:
         def word(classic: str, hf: str, **params: Any) -> str:
             return tr.ui(hf if handfoot else classic, **params)
 
-        seats_table = panel["tables"][0]
-        panel["tables"].insert(0, self._sheet(game, word))
+        seats_table = tables[0]
+        tables.insert(0, self._sheet(game, word))
         # Once the game has started, the invite, the seats and the language row fold away
         # (one line says who sits where): the table, the hand and the buttons fit one screen.
         seats_table["fold"] = True
@@ -548,26 +550,23 @@ class RoomTable:
                 panel["prompt"] = tr.ui(key, we=_signed(we), they=_signed(they))
             panel["stage"] = "over"
             if host:
-                panel["controls"].append({"id": "new", "primary": True,
-                                          "label": tr.ui("room.new")})  # fmt: skip
+                controls.append({"id": "new", "primary": True, "label": tr.ui("room.new")})
         elif record["awaiting_next"]:
             state = game.state
             panel["prompt"] = word("game.full.hand_over", "game.full.hf.round_over",
                                    number=len(game.hands), we=tr.number(state.minimum(mine)),
                                    they=tr.number(state.minimum(1 - mine)))  # fmt: skip
             panel["stage"] = "hand_over"
-            panel["controls"].append({"id": "next_hand", "primary": True,
-                                      "label": word("game.full.next_hand",
-                                                    "game.full.hf.next_round")})  # fmt: skip
+            next_label = word("game.full.next_hand", "game.full.hf.next_round")
+            controls.append({"id": "next_hand", "primary": True, "label": next_label})
         else:
             panel["stage"] = "play"
             panel["prompt"] = tr.ui("room.playing", seat=tr.seat(names[self.seat]))
         if host and doc["status"] == "playing":
             for s in humans(doc):
                 if s != self.seat and snap.away(s) and not doc["seats"][s].get("stand_in"):
-                    panel["controls"].append({"id": f"stand_in:{s}",
-                                              "label": tr.ui("room.stand_in",
-                                                             seat=tr.seat(names[s]))})  # fmt: skip
+                    label = tr.ui("room.stand_in", seat=tr.seat(names[s]))
+                    controls.append({"id": f"stand_in:{s}", "label": label})
         return panel
 
     def _settings(self, doc: dict[str, Any]) -> list[dict[str, Any]]:
@@ -634,7 +633,7 @@ class RoomTable:
                 "head": [tr.ui("room.seats.seat"), tr.ui("room.seats.who"),
                          tr.ui("room.seats.status")], "rows": rows, "empty": ""}  # fmt: skip
 
-    def _sheet(self, game: Game, word: Any) -> dict[str, Any]:
+    def _sheet(self, game: Game, word: Callable[..., str]) -> dict[str, Any]:
         tr = self.tr
         mine = self.seat % 2
         rows = [[tr.number(n), _signed(h.totals[mine]), _signed(h.totals[1 - mine])]

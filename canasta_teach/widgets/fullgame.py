@@ -61,11 +61,12 @@ from canasta_teach.engine.moves import LayDown
 from canasta_teach.engine.rules import HAND_AND_FOOT
 from canasta_teach.engine.savefile import SaveFileError, game_from_json, game_to_json
 from canasta_teach.engine.state import Phase
+from canasta_teach.i18n import Translator
 
 from .coaching import TableCoach
 from .narration import Line, Narration
 from .narration import reason_record as narrated_reason
-from .table import CardTable, TableController, Translator, default_actions
+from .table import CardTable, TableController, default_actions
 
 log = logging.getLogger(__name__)
 
@@ -421,9 +422,11 @@ class FullGame:
     def shown_state(self) -> State:
         """The state the table shows: a moment of the coach's review while it is open, else
         the ended hand until the learner moves on."""
-        coach = getattr(self, "coach", None)
-        if coach is not None and coach.shown_state() is not None:
-            return coach.shown_state()
+        # ``_new_game`` (called from ``__init__`` before the coach exists) may ask already.
+        coach: TableCoach | None = getattr(self, "coach", None)
+        reviewed = coach.shown_state() if coach is not None else None
+        if reviewed is not None:
+            return reviewed
         if (self.awaiting_next or self.game.is_over) and self.game.last_hand is not None:
             return self.game.last_hand
         return self.game.state

@@ -48,6 +48,7 @@ from canasta_teach.engine.handfoot import HandFootState, pile_kind
 from canasta_teach.engine.scoring import ScoreLine, score_hand
 from canasta_teach.engine.state import Phase
 from canasta_teach.engine.view import seat_names, team_names
+from canasta_teach.i18n import Translator
 
 from .puzzles import (
     Puzzle,
@@ -76,7 +77,6 @@ from .table import (
     RTL_LANGUAGES,
     CardTable,
     TableController,
-    Translator,
     default_actions,
 )
 
@@ -1326,7 +1326,7 @@ def _language_error(error: Exception) -> Any:
 
     ``UnknownLanguage`` already says it once per language, one line each, in the order of
     ``LANGUAGES`` (and keeps whatever the learner typed printable and short)."""
-    import ipywidgets  # type: ignore[import-untyped]
+    import ipywidgets
 
     from canasta_teach.i18n import LANGUAGES
 
