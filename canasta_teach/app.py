@@ -39,11 +39,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-LESSONS_DIR = REPO_ROOT / "lessons"
-TEMPLATE_NAME = "canasta"
-TEMPLATE_SOURCE = REPO_ROOT / "share" / "jupyter" / "voila" / "templates" / TEMPLATE_NAME
-ASSETS_DIR = REPO_ROOT / "assets"
+from canasta_teach.paths import LESSONS_DIR, REPO_ROOT, TEMPLATE_NAME
+
 DEFAULT_PORT = 8866
 HOST = "127.0.0.1"
 START_PAGE = "index.ipynb"

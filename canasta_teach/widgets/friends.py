@@ -27,7 +27,7 @@ from canasta_teach.engine.game import Game
 from canasta_teach.engine.notation import parse_move
 from canasta_teach.engine.rules import preset
 from canasta_teach.engine.view import seat_names
-from canasta_teach.i18n import Translator
+from canasta_teach.i18n import RTL_LANGUAGES, Translator
 from canasta_teach.rooms import (
     HEARTBEAT_S,
     KEEP_MINUTES,
@@ -40,23 +40,11 @@ from canasta_teach.rooms import (
 )
 from canasta_teach.rooms.room import LEVELS, VARIANTS, humans
 
-from .fullgame import (
-    LEVEL_KEYS,
-    PLAYER_KEYS,
-    VARIANT_KEYS,
-    _GameTable,
-    _labels,
-    _setting,
-    _signed,
-    breakdown_sheet,
-)
+from .fonts import FONT_FAMILIES
+from .gametable import LEVEL_KEYS, PLAYER_KEYS, VARIANT_KEYS, GameTable, setting_row
 from .narration import Narration
-from .table import (
-    FONT_FAMILIES,
-    RTL_LANGUAGES,
-    CardTable,
-    default_actions,
-)
+from .sheet import breakdown_sheet, signed
+from .table import CardTable, build_labels, default_actions
 
 log = logging.getLogger(__name__)
 
@@ -96,7 +84,7 @@ class RoomTable:
         #: The coach's word beside the message (as ``FullGame.coach``), None while silent.
         self.coach: dict[str, Any] | None = None
         state = Game(preset("classic4"), "room/none").state
-        self.controller = _GameTable(state, translator, lang, seat=0, actions=(),
+        self.controller = GameTable(state, translator, lang, seat=0, actions=(),
                                      on_game_intent=self._on_control)  # fmt: skip
         self.controller.forward = self.submit
         self.controller.on_game_values = self._on_values
@@ -212,7 +200,7 @@ class RoomTable:
         self.controller.actions = default_actions(game.state)
         # "Ask partner" needs someone in the partner's seat: every seat has a player here.
         self.controller.players = {s: _nobody for s in range(game.rules.players)}
-        self.widget.labels = _labels(self.tr, game.rules.players, game.rules.family)
+        self.widget.labels = build_labels(self.tr, game.rules.players, game.rules.family)
 
     def _narrate_notes(self, doc: dict[str, Any]) -> None:
         names = seat_names(doc["players"])
@@ -232,8 +220,8 @@ class RoomTable:
         mine = self.seat % 2
         key = "game.full.hf.round_scored" if game.rules.rounds else "game.full.hand_scored"
         self.narration.say(key, kind="hand", number=len(game.hands),
-                           we=_signed(hand.totals[mine]),
-                           they=_signed(hand.totals[1 - mine]))  # fmt: skip
+                           we=signed(hand.totals[mine]),
+                           they=signed(hand.totals[1 - mine]))  # fmt: skip
 
     # ------------------------------------------------------------------ watching
 
@@ -430,7 +418,7 @@ class RoomTable:
             self.widget.lang = tr.lang
             self.widget.dir = "rtl" if tr.lang in RTL_LANGUAGES else "ltr"
             self.widget.font = FONT_FAMILIES.get(tr.lang, FONT_FAMILIES["en"])
-            self.widget.labels = _labels(tr, state.players, state.rules.family)
+            self.widget.labels = build_labels(tr, state.players, state.rules.family)
             self.widget.message = {}
             # The narration keeps what happened, not words: drawn again, it reads in the new
             # language.
@@ -544,10 +532,10 @@ class RoomTable:
         if game.is_over:
             we, they = game.totals[mine], game.totals[1 - mine]
             if game.winner is None:
-                panel["prompt"] = tr.ui("game.full.hf.tie", we=_signed(we))
+                panel["prompt"] = tr.ui("game.full.hf.tie", we=signed(we))
             else:
                 key = "game.full.won" if game.winner == mine else "game.full.lost"
-                panel["prompt"] = tr.ui(key, we=_signed(we), they=_signed(they))
+                panel["prompt"] = tr.ui(key, we=signed(we), they=signed(they))
             panel["stage"] = "over"
             if host:
                 controls.append({"id": "new", "primary": True, "label": tr.ui("room.new")})
@@ -573,12 +561,12 @@ class RoomTable:
         tr = self.tr
         variant, players = doc["variant"], doc["players"]
         groups = [
-            _setting(tr.ui("game.full.variant_label"), "variant",
+            setting_row(tr.ui("game.full.variant_label"), "variant",
                      [(v, tr.ui(VARIANT_KEYS[v]), v == variant) for v in VARIANTS]),
         ]  # fmt: skip
         if variant == "classic":
             groups.append(
-                _setting(
+                setting_row(
                     tr.ui("game.full.players_label"),
                     "players",
                     [(n, tr.ui(PLAYER_KEYS[n]), n == players) for n in (4, 2)],
@@ -592,11 +580,11 @@ class RoomTable:
                            for s in friends]  # fmt: skip
                 options.append((0, tr.ui("room.partner.computer"),
                                 doc["seats"][2]["kind"] != "human"))  # fmt: skip
-                groups.append(_setting(tr.ui("room.partner_label"), "partner", options))
-        groups.append(_setting(tr.ui("game.full.level_label"), "level",
+                groups.append(setting_row(tr.ui("room.partner_label"), "partner", options))
+        groups.append(setting_row(tr.ui("game.full.level_label"), "level",
                                [(lv, tr.ui(LEVEL_KEYS[lv]), lv == doc["level"])
                                 for lv in LEVELS]))  # fmt: skip
-        groups.append(_setting(tr.ui("room.keep_label"), "keep",
+        groups.append(setting_row(tr.ui("room.keep_label"), "keep",
                                [(m, tr.ntext("ui", "room.keep.minutes", m,
                                              count=tr.number(m)), m == doc["keep_minutes"])
                                 for m in KEEP_MINUTES]))  # fmt: skip
@@ -636,7 +624,7 @@ class RoomTable:
     def _sheet(self, game: Game, word: Callable[..., str]) -> dict[str, Any]:
         tr = self.tr
         mine = self.seat % 2
-        rows = [[tr.number(n), _signed(h.totals[mine]), _signed(h.totals[1 - mine])]
+        rows = [[tr.number(n), signed(h.totals[mine]), signed(h.totals[1 - mine])]
                 for n, h in enumerate(game.hands, 1)]  # fmt: skip
         return {
             "id": "scores",
@@ -654,8 +642,8 @@ class RoomTable:
             "rows": rows,
             "foot": [
                 tr.ui("game.full.sheet.total"),
-                _signed(game.totals[mine]),
-                _signed(game.totals[1 - mine]),
+                signed(game.totals[mine]),
+                signed(game.totals[1 - mine]),
             ],  # fmt: skip
             "empty": tr.ui("game.full.sheet.empty"),
         }

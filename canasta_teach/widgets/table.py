@@ -40,9 +40,10 @@ from canasta_teach.engine.handfoot import HandFootState
 from canasta_teach.engine.moves import ASK, LayDown, canonical
 from canasta_teach.engine.state import Phase
 from canasta_teach.engine.view import player_view, seat_names, team_names
-from canasta_teach.i18n import Translator
+from canasta_teach.i18n import RTL_LANGUAGES, Translator
 
 from .cardart import all_card_art
+from .fonts import FONT_FAMILIES, font_message
 from .goout import can_go_out, plan_for_selection
 from .whynot import Refusal, refusal_for
 
@@ -80,13 +81,6 @@ GAME_ACTION = "game"
 FONTS_ACTION = "fonts"
 #: A hand never holds more than this; a longer selection is a malformed payload.
 MAX_SELECTION = 60
-RTL_LANGUAGES = frozenset({"ur"})
-FONT_FAMILIES = {
-    "ur": "'Noto Nastaliq Urdu', 'Noto Naskh Arabic', serif",
-    "hi": "'Noto Sans Devanagari', 'Noto Sans', sans-serif",
-    "te": "'Noto Sans Telugu', 'Noto Sans', sans-serif",
-    "en": "'Noto Sans', 'DejaVu Sans', sans-serif",
-}
 
 
 #: An opponent or partner: given the state, the move for the seat to move.
@@ -140,7 +134,7 @@ class CardTable(anywidget.AnyWidget):
         return f"CardTable(lang={self.lang!r}{game})"
 
 
-def _capitalised(text: str) -> str:
+def capitalised(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
@@ -160,10 +154,10 @@ _BUTTON_OF_MOVE: dict[type, str] = {
 def spoken_card_name(tr: Translator, token: str) -> str:
     """A card's name for screen readers: a name written in digits ("7") is read as the
     language's word for the number ("Seven", "ఏడు"), so the label says what the card is."""
-    name = _capitalised(tr.card_name(token))
+    name = capitalised(tr.card_name(token))
     if any(ch.isalpha() for ch in name) or not token.isdigit():
         return name
-    return _capitalised(tr.count_words(int(token)))
+    return capitalised(tr.count_words(int(token)))
 
 
 def build_labels(tr: Translator, players: int = 4, variant: str = "classic") -> dict[str, Any]:
@@ -176,7 +170,7 @@ def build_labels(tr: Translator, players: int = 4, variant: str = "classic") -> 
         "answer_yes": tr.ui("button.answer_yes"),
         "answer_no": tr.ui("button.answer_no"),
         "clear": tr.ui("button.clear"),
-        "cards": {token: _capitalised(tr.card_name(token)) for token in TOKENS},
+        "cards": {token: capitalised(tr.card_name(token)) for token in TOKENS},
         "card_labels": {token: spoken_card_name(tr, token) for token in TOKENS},
         "back": tr.ui("table.card_back"),
         "table": tr.ui("table.aria"),
@@ -334,8 +328,6 @@ class TableController:
         action = payload.get("action")
         if action == FONTS_ACTION:
             # A page without the app's stylesheet (JupyterLab) asks for the shipped fonts.
-            from .fonts import font_message
-
             content, buffers = font_message(self.widget.lang)
             self.widget.send(content, buffers=buffers)
             return
