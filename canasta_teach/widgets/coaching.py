@@ -235,9 +235,11 @@ class TableCoach:
     def setting(self) -> dict[str, Any]:
         """The panel's Coach setting row (on / off)."""
         tr = self.game.tr
-        return setting_row(tr.ui("coach.label"), "coach",
-                        [("on", tr.ui("coach.on"), self.on),
-                         ("off", tr.ui("coach.off"), not self.on)])  # fmt: skip
+        return setting_row(
+            tr.ui("coach.label"),
+            "coach",
+            [("on", tr.ui("coach.on"), self.on), ("off", tr.ui("coach.off"), not self.on)],
+        )
 
     def panel(self) -> dict[str, Any] | None:
         """The coach's box for the panel, or None when the coach has nothing to say."""

@@ -84,8 +84,9 @@ class RoomTable:
         #: The coach's word beside the message (as ``FullGame.coach``), None while silent.
         self.coach: dict[str, Any] | None = None
         state = Game(preset("classic4"), "room/none").state
-        self.controller = GameTable(state, translator, lang, seat=0, actions=(),
-                                     on_game_intent=self._on_control)  # fmt: skip
+        self.controller = GameTable(
+            state, translator, lang, seat=0, actions=(), on_game_intent=self._on_control
+        )
         self.controller.forward = self.submit
         self.controller.on_game_values = self._on_values
         self.widget: CardTable = self.controller.widget
@@ -561,9 +562,12 @@ class RoomTable:
         tr = self.tr
         variant, players = doc["variant"], doc["players"]
         groups = [
-            setting_row(tr.ui("game.full.variant_label"), "variant",
-                     [(v, tr.ui(VARIANT_KEYS[v]), v == variant) for v in VARIANTS]),
-        ]  # fmt: skip
+            setting_row(
+                tr.ui("game.full.variant_label"),
+                "variant",
+                [(v, tr.ui(VARIANT_KEYS[v]), v == variant) for v in VARIANTS],
+            ),
+        ]
         if variant == "classic":
             groups.append(
                 setting_row(
@@ -581,13 +585,27 @@ class RoomTable:
                 options.append((0, tr.ui("room.partner.computer"),
                                 doc["seats"][2]["kind"] != "human"))  # fmt: skip
                 groups.append(setting_row(tr.ui("room.partner_label"), "partner", options))
-        groups.append(setting_row(tr.ui("game.full.level_label"), "level",
-                               [(lv, tr.ui(LEVEL_KEYS[lv]), lv == doc["level"])
-                                for lv in LEVELS]))  # fmt: skip
-        groups.append(setting_row(tr.ui("room.keep_label"), "keep",
-                               [(m, tr.ntext("ui", "room.keep.minutes", m,
-                                             count=tr.number(m)), m == doc["keep_minutes"])
-                                for m in KEEP_MINUTES]))  # fmt: skip
+        groups.append(
+            setting_row(
+                tr.ui("game.full.level_label"),
+                "level",
+                [(lv, tr.ui(LEVEL_KEYS[lv]), lv == doc["level"]) for lv in LEVELS],
+            )
+        )
+        groups.append(
+            setting_row(
+                tr.ui("room.keep_label"),
+                "keep",
+                [
+                    (
+                        m,
+                        tr.ntext("ui", "room.keep.minutes", m, count=tr.number(m)),
+                        m == doc["keep_minutes"],
+                    )
+                    for m in KEEP_MINUTES
+                ],
+            )
+        )
         return groups
 
     def _seats_table(self, doc: dict[str, Any], snap: Snapshot) -> dict[str, Any]:

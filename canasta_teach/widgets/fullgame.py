@@ -936,11 +936,17 @@ class FullGame:
         players = self.pending.get("players", self.players)
         variant = self.pending.get("variant", self.variant)
         groups = [
-            setting_row(tr.ui("game.full.variant_label"), "variant",
-                     [(v, tr.ui(VARIANT_KEYS[v]), v == variant) for v in VARIANT_KEYS]),
-            setting_row(tr.ui("game.full.level_label"), "level",
-                     [(lv, tr.ui(LEVEL_KEYS[lv]), lv == level) for lv in levels()]),
-        ]  # fmt: skip
+            setting_row(
+                tr.ui("game.full.variant_label"),
+                "variant",
+                [(v, tr.ui(VARIANT_KEYS[v]), v == variant) for v in VARIANT_KEYS],
+            ),
+            setting_row(
+                tr.ui("game.full.level_label"),
+                "level",
+                [(lv, tr.ui(LEVEL_KEYS[lv]), lv == level) for lv in levels()],
+            ),
+        ]
         if variant == "classic":  # Hand and Foot is a four-player game (H-DECK-1)
             sizes = [(n, tr.ui(PLAYER_KEYS[n]), n == players) for n in (4, 2)]
             groups.append(setting_row(tr.ui("game.full.players_label"), "players", sizes))
@@ -950,9 +956,12 @@ class FullGame:
             groups.append(self.coach.setting())
         # The score sheet and the settings fold away while a hand is played (one line says
         # what is chosen; the table shows the scores) and are open between hands and games.
-        summary = [tr.ui(VARIANT_KEYS[self.variant]), tr.ui(PLAYER_KEYS[self.players]),
-                   f"{tr.ui('game.full.level_label')} {level_name}",
-                   f"{tr.ui('game.full.pace_label')} {tr.ui(PACE_KEYS[self.pace])}"]  # fmt: skip
+        summary = [
+            tr.ui(VARIANT_KEYS[self.variant]),
+            tr.ui(PLAYER_KEYS[self.players]),
+            f"{tr.ui('game.full.level_label')} {level_name}",
+            f"{tr.ui('game.full.pace_label')} {tr.ui(PACE_KEYS[self.pace])}",
+        ]
         fold = {"label": tr.ui("game.full.settings"), "summary": " · ".join(summary),
                 "open": not playing}  # fmt: skip
         form = None
