@@ -77,10 +77,13 @@ test: venv browser postgres redis
 	$(PY) -m pytest -q tests
 	CANASTA_DATA_DIR=$$(mktemp -d) $(PY) -m pytest -q -p no:cacheprovider --nbval-lax --nbval-current-env lessons
 
+# Ruff, then mypy --strict on the whole package and the import contracts (layers, no cycles),
+# both configured in pyproject.toml. CI (.ci/run) runs this before `make test`.
 lint: venv
 	$(PY) -m ruff check canasta_teach tests benchmarks
 	$(PY) -m ruff format --check canasta_teach tests benchmarks
-	$(PY) -m mypy --strict canasta_teach/engine canasta_teach/bots canasta_teach/rooms
+	$(PY) -m mypy
+	$(VENV)/bin/lint-imports --no-cache --no-logo
 
 bench: venv
 	$(PY) -m benchmarks

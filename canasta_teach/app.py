@@ -39,11 +39,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-LESSONS_DIR = REPO_ROOT / "lessons"
-TEMPLATE_NAME = "canasta"
-TEMPLATE_SOURCE = REPO_ROOT / "share" / "jupyter" / "voila" / "templates" / TEMPLATE_NAME
-ASSETS_DIR = REPO_ROOT / "assets"
+from canasta_teach.paths import LESSONS_DIR, REPO_ROOT, TEMPLATE_NAME
+
 DEFAULT_PORT = 8866
 HOST = "127.0.0.1"
 START_PAGE = "index.ipynb"
@@ -298,9 +295,9 @@ def _serve(
 
     import tornado.web
     from jupyter_server.utils import url_path_join
-    from voila.app import Voila  # type: ignore[import-untyped]
-    from voila.tornado.handler import TornadoVoilaHandler  # type: ignore[import-untyped]
-    from voila.tornado.kernel_websocket_handler import (  # type: ignore[import-untyped]
+    from voila.app import Voila
+    from voila.tornado.handler import TornadoVoilaHandler
+    from voila.tornado.kernel_websocket_handler import (
         VoilaKernelWebsocketHandler,
     )
 
@@ -311,6 +308,7 @@ def _serve(
     allowed = [*allow_hosts, *([ip] if ip not in ("0.0.0.0", "::", "") else [])]
     pending = [0]  # pages being rendered, whose kernel may not be counted yet
 
+    # Voilà ships no types, so its classes are Any here (pyproject's mypy overrides).
     class PageHandler(TornadoVoilaHandler):  # type: ignore[misc]
         """Voilà's page handler, with a cap on kernels and the ``_xsrf`` cookie set.
 
@@ -346,7 +344,7 @@ def _serve(
             finally:
                 pending[0] -= 1
 
-    class CanastaVoila(Voila):  # type: ignore[misc]
+    class CanastaVoila(Voila):  # type: ignore[misc]  # Voilà ships no types (see PageHandler)
         """Voilà without the directory tree page and the contents API; kernels shut down.
 
         Both list the served folder (file names, sizes, dates; Voilà blanks file contents) and
@@ -427,6 +425,14 @@ def free_port(host: str = HOST) -> int:
         return int(sock.getsockname()[1])
 
 
+class ServerProcess(subprocess.Popen[bytes]):
+    """A server started by :func:`start_server`, with the folder of its run's temporary files
+    (kernel connection files with their HMAC keys, the template copy), which
+    :func:`stop_server` removes."""
+
+    run_dir: str | None = None
+
+
 def start_server(
     port: int,
     root: str | os.PathLike[str] | None = None,
@@ -434,7 +440,7 @@ def start_server(
     preheat: bool = False,
     options: dict[str, Any] | None = None,
     **popen_kwargs: Any,
-) -> subprocess.Popen[bytes]:
+) -> ServerProcess:
     """Start :func:`voila_command` in a new process group (see :func:`stop_server`)."""
     command = voila_command(port, root, preheat=preheat, **(options or {}))
     # The server and its kernels keep their temporary files (kernel connection files with their
@@ -443,8 +449,8 @@ def start_server(
     run_dir = tempfile.mkdtemp(prefix="canasta-run-")
     env = dict(popen_kwargs.pop("env", None) or os.environ)
     env["TMPDIR"] = run_dir
-    proc = subprocess.Popen(command, start_new_session=True, env=env, **popen_kwargs)
-    proc.canasta_run_dir = run_dir  # type: ignore[attr-defined]
+    proc = ServerProcess(command, start_new_session=True, env=env, **popen_kwargs)
+    proc.run_dir = run_dir
     return proc
 
 
@@ -459,7 +465,7 @@ def stop_server(proc: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
     if proc.poll() is None:
         proc.wait(timeout=timeout)
-    run_dir = getattr(proc, "canasta_run_dir", None)
+    run_dir = proc.run_dir if isinstance(proc, ServerProcess) else None
     if run_dir:
         shutil.rmtree(run_dir, ignore_errors=True)
 
@@ -583,8 +589,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     overrides.add_argument("prefix", help="the environment's sys.prefix")
 
-    config = sub.add_parser("write-voila-config", help="write voila.json (see voila_json)")
-    config.add_argument("path", help="e.g. PREFIX/etc/jupyter/voila.json")
+    voila_config = sub.add_parser("write-voila-config", help="write voila.json (see voila_json)")
+    voila_config.add_argument("path", help="e.g. PREFIX/etc/jupyter/voila.json")
 
     args = parser.parse_args(argv)
     if args.command == "serve":
@@ -606,15 +612,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         from canasta_teach.hardening import SERVER_CONFIG
 
         path = Path(args.path)
-        config: dict[str, Any] = {}
+        settings: dict[str, Any] = {}
         if path.is_file():
             with contextlib.suppress(ValueError, OSError):
                 loaded = json.loads(path.read_text(encoding="utf-8"))
-                config = loaded if isinstance(loaded, dict) else {}
+                settings = loaded if isinstance(loaded, dict) else {}
         for section, values in SERVER_CONFIG.items():
-            config.setdefault(section, {}).update(values)
+            settings.setdefault(section, {}).update(values)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+        path.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
         print(path)
         return 0
     if args.command == "write-lab-overrides":

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib
 import json
 import logging
 import os
@@ -26,7 +25,7 @@ import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NoReturn, Protocol
+from typing import Any, NoReturn
 
 from .engine.game import Game
 from .engine.moves import Move, Reason
@@ -42,31 +41,20 @@ from .engine.notation import (
     shown_token,
 )
 from .engine.savefile import SaveFileError, load_game
-from .engine.scoring import ScoreLine, TeamScore, score_hand
+from .engine.scoring import TeamScore, score_hand
 from .engine.state import State
+from .i18n import LANGUAGES, Translator, UnknownLanguage, get_translator
 
 EXIT_OK = 0
 EXIT_REFUSED = 1
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 3
 EXIT_OUTPUT = 4
-LANGUAGES: tuple[str, ...] = ("en", "ur", "hi", "te")
 #: Input limits: a position file (or standard input) and the text of the moves, in bytes.
 #: Saved games have their own (``savefile.MAX_BYTES``, 16 MB).  At most limit + 1 bytes are
 #: ever read, so ``/dev/zero`` is refused at once.
 MAX_POSITION_BYTES = 1024 * 1024
 MAX_MOVES_BYTES = 64 * 1024
-
-
-class Translator(Protocol):
-    """What the CLI needs from ``canasta_teach.i18n.Translator``."""
-
-    def text(self, domain: str, key: str, **params: Any) -> str: ...
-    def reason(self, reason: Reason) -> str: ...
-    def rule_title(self, rule_id: str) -> str: ...
-    def score_line(self, line: ScoreLine) -> str: ...
-    def seat(self, name: str) -> str: ...
-    def team(self, name: str) -> str: ...
 
 
 class _InputError(Exception):
@@ -534,16 +522,6 @@ def _scan_lang(argv: Sequence[str]) -> str:
     return "en"
 
 
-def _translator(lang: str) -> Translator:
-    translator: Translator = importlib.import_module("canasta_teach.i18n").get_translator(lang)
-    return translator
-
-
-def _unknown_language_type() -> type[Exception]:
-    unknown: type[Exception] = importlib.import_module("canasta_teach.i18n").UnknownLanguage
-    return unknown
-
-
 # ---------------------------------------------------------------------------- main
 
 
@@ -612,10 +590,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         _utf8_streams()
         lang = _scan_lang(args_list)
         try:
-            tr = _translator(lang)
-        except _unknown_language_type() as exc:
+            tr = get_translator(lang)
+        except UnknownLanguage as exc:
             # We cannot know the reader's language: i18n says it in every language it has.
-            tr = _translator("en")
+            tr = get_translator("en")
             message = str(exc) or _t(tr, "cli.unknown_language", "Unknown language '{lang}'. "
                                      "Languages: {languages}.", lang=lang,
                                      languages=", ".join(LANGUAGES))  # fmt: skip

@@ -24,7 +24,7 @@ import logging
 import os
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Literal
 
 log = logging.getLogger("canasta_teach.hardening")
 
@@ -46,6 +46,7 @@ def frame_is_sane(frame: bytes, protocol: str) -> bool:
     count of offsets, then the offsets (each 64-bit); legacy frames with a big-endian 32-bit
     count of buffers, then their 32-bit offsets. The counts must be small, the header must fit in
     the frame, and the offsets must rise and stay inside it."""
+    order: Literal["little", "big"]
     if protocol == V1_PROTOCOL:
         width, order = 8, "little"
     else:
@@ -114,10 +115,11 @@ def message_to_drop(message: Any) -> bool:
 def guarded_websocket_handler() -> type:
     """Voilà's kernel websocket handler, sending no tracebacks or stderr to the browser (F4).
     (Frames are checked by :data:`SafeFramesConnection`, its connection class.)"""
-    from voila.tornado.kernel_websocket_handler import (  # type: ignore[import-untyped]
+    from voila.tornado.kernel_websocket_handler import (
         VoilaKernelWebsocketHandler,
     )
 
+    # Voilà ships no types, so its handler is Any here (pyproject's mypy overrides).
     class GuardedKernelWebsocketHandler(VoilaKernelWebsocketHandler):  # type: ignore[misc]
         def write_message(self, message: Any, binary: bool = False) -> Any:
             if message_to_drop(message):
@@ -261,7 +263,8 @@ def install_error_pages() -> None:
         self.set_header("Cache-Control", "no-store")
         self.finish(error_page(status_code, self.request.path))
 
-    # APIHandler (JSON) defines its own write_error, which these leave in place.
+    # APIHandler (JSON) defines its own write_error, which these leave in place. Replacing a
+    # method on the class is the point here (every handler of the server, Voilà's included).
     tornado.web.RequestHandler.write_error = write_error  # type: ignore[method-assign]
     JupyterHandler.write_error = write_error  # type: ignore[method-assign]
 
@@ -271,7 +274,7 @@ def _safe_frames_connection_class() -> type:
         ZMQChannelsWebsocketConnection,
     )
 
-    class SafeFramesConnection(ZMQChannelsWebsocketConnection):  # type: ignore[misc]
+    class SafeFramesConnection(ZMQChannelsWebsocketConnection):
         """jupyter_server's kernel websocket connection, refusing frames that lie about their
         length (F1, F2) before its decoder sees them. The app sets it as
         ``Voila.kernel_websocket_connection_class``; a Jupyter Server (Binder, JupyterHub,

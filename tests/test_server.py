@@ -382,7 +382,8 @@ def test_a_hung_server_is_stopped_and_leaves_no_secrets_behind(
     port = free_port()
     with open(log, "wb") as out:
         proc = start_server(port, options={"max_kernels": 2}, stdout=out, stderr=out)
-    run_dir = Path(proc.canasta_run_dir)  # type: ignore[attr-defined]
+    assert proc.run_dir is not None
+    run_dir = Path(proc.run_dir)
     try:
         wait_for_port(port, timeout=120, proc=proc)
         Server(port, proc).page_kernel("/voila/render/en/00-start.ipynb")

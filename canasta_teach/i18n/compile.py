@@ -80,7 +80,8 @@ def english_texts(locale_dir: Path, domain: str) -> dict[str, str]:
             continue
         key = message.id[0] if isinstance(message.id, (list, tuple)) else message.id
         string = message.string
-        texts[key] = " | ".join(string) if isinstance(string, (list, tuple)) else string
+        # A plural entry's string is a tuple; an entry never translated has None (Babel's type).
+        texts[key] = " | ".join(string) if isinstance(string, (list, tuple)) else string or ""
     return texts
 
 

@@ -324,7 +324,7 @@ class RedisRoomStore(RoomStore):
             with self.client.pipeline() as pipe:
                 while True:
                     try:
-                        pipe.watch(rooms, key)  # type: ignore[no-untyped-call]
+                        pipe.watch(rooms, key)  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
                         pipe.zremrangebyscore(rooms, "-inf", now)
                         if pipe.zcard(rooms) >= self.max_rooms:
                             raise StoreError("too_many_rooms")
@@ -363,7 +363,7 @@ class RedisRoomStore(RoomStore):
             with self.client.pipeline() as pipe:
                 while True:
                     try:
-                        pipe.watch(key)  # type: ignore[no-untyped-call]
+                        pipe.watch(key)  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
                         doc_text, version_text = pipe.hmget(key, "doc", "version")
                         if doc_text is None or version_text is None:
                             pipe.unwatch()
@@ -413,6 +413,7 @@ class RedisRoomStore(RoomStore):
     def wait_sync(self, code: str, since: int, timeout: float) -> int | None:
         channel = f"{self.PREFIX}changed:{code}"
         try:
+            # redis-py leaves ``pubsub`` unannotated.
             pubsub = self.client.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
             try:
                 pubsub.subscribe(channel)

@@ -19,9 +19,9 @@ from typing import Any
 
 from canasta_teach.bots import find_bot
 from canasta_teach.engine.notation import parse_position
+from canasta_teach.i18n import Translator
 
 from .fullgame import LEARNER, FullGame, Seat
-from .table import Translator
 
 #: The arranged deals (North to play, able to go out; the normal player then asks).
 DEALS: tuple[str, ...] = (

@@ -24,16 +24,16 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 from canasta_teach.bots import coach as judge
 from canasta_teach.engine import Answer, Move, State
 from canasta_teach.engine.game import Game
 from canasta_teach.engine.notation import parse_move
+from canasta_teach.i18n import Translator
 
-if TYPE_CHECKING:
-    from .fullgame import FullGame
+from .gametable import LEARNER, describe_move, setting_row
 
 log = logging.getLogger(__name__)
 
@@ -41,10 +41,24 @@ log = logging.getLogger(__name__)
 WARNING, NOTE, REVIEW = "warning", "note", "review"
 
 
+class CoachedGame(Protocol):
+    """What the coach reads and calls of the game it coaches (a ``fullgame.FullGame``)."""
+
+    COACHED: bool
+    tr: Translator
+    mode: str
+    game: Game
+    awaiting_next: bool
+
+    def learner_moves(self, moves: Sequence[Move]) -> None: ...
+    def render(self) -> None: ...
+    def _save(self) -> None: ...
+
+
 class TableCoach:
     """The coach of one ``FullGame`` (see the module)."""
 
-    def __init__(self, game: FullGame) -> None:
+    def __init__(self, game: CoachedGame) -> None:
         self.game = game
         self.on = game.mode == "practice" and game.COACHED
         #: A learner's move the coach stopped, waiting for "Throw it anyway" / "Choose again".
@@ -220,12 +234,12 @@ class TableCoach:
 
     def setting(self) -> dict[str, Any]:
         """The panel's Coach setting row (on / off)."""
-        from .fullgame import _setting
-
         tr = self.game.tr
-        return _setting(tr.ui("coach.label"), "coach",
-                        [("on", tr.ui("coach.on"), self.on),
-                         ("off", tr.ui("coach.off"), not self.on)])  # fmt: skip
+        return setting_row(
+            tr.ui("coach.label"),
+            "coach",
+            [("on", tr.ui("coach.on"), self.on), ("off", tr.ui("coach.off"), not self.on)],
+        )
 
     def panel(self) -> dict[str, Any] | None:
         """The coach's box for the panel, or None when the coach has nothing to say."""
@@ -302,15 +316,11 @@ class TableCoach:
         return {"kind": REVIEW, "text": " ".join(words), "actions": actions}
 
 
-def game_seat(game: FullGame) -> int:
-    from .fullgame import LEARNER
-
+def game_seat(game: CoachedGame) -> int:
     return LEARNER
 
 
-def _advice(game: FullGame, move: Move) -> str:
-    from .fullgame import describe_move
-
+def _advice(game: CoachedGame, move: Move) -> str:
     text = describe_move(game.tr, move)
     return text
 

@@ -19,11 +19,18 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from .table import FONT_FAMILIES
+from canasta_teach.paths import ASSETS_DIR, TEMPLATE_NAME
 
 _FACE = re.compile(r"@font-face\s*\{(.*?)\}", re.S)
 _PROP = re.compile(r"([\w-]+)\s*:\s*(.*?);", re.S)
 _URL = re.compile(r"url\('?\.\./fonts/([\w.-]+\.woff2)'?\)")
+#: The font stack of each language's text (the table's and the lessons' pages).
+FONT_FAMILIES = {
+    "ur": "'Noto Nastaliq Urdu', 'Noto Naskh Arabic', serif",
+    "hi": "'Noto Sans Devanagari', 'Noto Sans', sans-serif",
+    "te": "'Noto Sans Telugu', 'Noto Sans', sans-serif",
+    "en": "'Noto Sans', 'DejaVu Sans', sans-serif",
+}
 #: At most this many bytes of fonts in one answer (Urdu's Nastaliq is the largest, ~330 KB).
 MAX_BYTES = 2_000_000
 
@@ -38,8 +45,6 @@ class Face:
 
 def _stylesheets() -> list[tuple[Path, Path]]:
     """(canasta.css, fonts folder) pairs where they may be, the repository's first."""
-    from canasta_teach.app import ASSETS_DIR, TEMPLATE_NAME
-
     places = [(ASSETS_DIR / "styles" / "canasta.css", ASSETS_DIR / "fonts")]
     try:
         from jupyter_core.paths import jupyter_path

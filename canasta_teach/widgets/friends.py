@@ -19,7 +19,7 @@ import contextlib
 import logging
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from canasta_teach.engine import Event, Move, State, Verdict
@@ -27,6 +27,7 @@ from canasta_teach.engine.game import Game
 from canasta_teach.engine.notation import parse_move
 from canasta_teach.engine.rules import preset
 from canasta_teach.engine.view import seat_names
+from canasta_teach.i18n import RTL_LANGUAGES, Translator
 from canasta_teach.rooms import (
     HEARTBEAT_S,
     KEEP_MINUTES,
@@ -39,24 +40,11 @@ from canasta_teach.rooms import (
 )
 from canasta_teach.rooms.room import LEVELS, VARIANTS, humans
 
-from .fullgame import (
-    LEVEL_KEYS,
-    PLAYER_KEYS,
-    VARIANT_KEYS,
-    _GameTable,
-    _labels,
-    _setting,
-    _signed,
-    breakdown_sheet,
-)
+from .fonts import FONT_FAMILIES
+from .gametable import LEVEL_KEYS, PLAYER_KEYS, VARIANT_KEYS, GameTable, setting_row
 from .narration import Narration
-from .table import (
-    FONT_FAMILIES,
-    RTL_LANGUAGES,
-    CardTable,
-    Translator,
-    default_actions,
-)
+from .sheet import breakdown_sheet, signed
+from .table import CardTable, build_labels, default_actions
 
 log = logging.getLogger(__name__)
 
@@ -96,8 +84,9 @@ class RoomTable:
         #: The coach's word beside the message (as ``FullGame.coach``), None while silent.
         self.coach: dict[str, Any] | None = None
         state = Game(preset("classic4"), "room/none").state
-        self.controller = _GameTable(state, translator, lang, seat=0, actions=(),
-                                     on_game_intent=self._on_control)  # fmt: skip
+        self.controller = GameTable(
+            state, translator, lang, seat=0, actions=(), on_game_intent=self._on_control
+        )
         self.controller.forward = self.submit
         self.controller.on_game_values = self._on_values
         self.widget: CardTable = self.controller.widget
@@ -212,7 +201,7 @@ class RoomTable:
         self.controller.actions = default_actions(game.state)
         # "Ask partner" needs someone in the partner's seat: every seat has a player here.
         self.controller.players = {s: _nobody for s in range(game.rules.players)}
-        self.widget.labels = _labels(self.tr, game.rules.players, game.rules.family)
+        self.widget.labels = build_labels(self.tr, game.rules.players, game.rules.family)
 
     def _narrate_notes(self, doc: dict[str, Any]) -> None:
         names = seat_names(doc["players"])
@@ -232,8 +221,8 @@ class RoomTable:
         mine = self.seat % 2
         key = "game.full.hf.round_scored" if game.rules.rounds else "game.full.hand_scored"
         self.narration.say(key, kind="hand", number=len(game.hands),
-                           we=_signed(hand.totals[mine]),
-                           they=_signed(hand.totals[1 - mine]))  # fmt: skip
+                           we=signed(hand.totals[mine]),
+                           they=signed(hand.totals[1 - mine]))  # fmt: skip
 
     # ------------------------------------------------------------------ watching
 
@@ -430,7 +419,7 @@ class RoomTable:
             self.widget.lang = tr.lang
             self.widget.dir = "rtl" if tr.lang in RTL_LANGUAGES else "ltr"
             self.widget.font = FONT_FAMILIES.get(tr.lang, FONT_FAMILIES["en"])
-            self.widget.labels = _labels(tr, state.players, state.rules.family)
+            self.widget.labels = build_labels(tr, state.players, state.rules.family)
             self.widget.message = {}
             # The narration keeps what happened, not words: drawn again, it reads in the new
             # language.
@@ -493,7 +482,10 @@ class RoomTable:
         host = bool(doc["seats"][self.seat].get("host"))
         names = seat_names(doc["players"])
         you = tr.ui("room.you_are", seat=tr.seat(names[self.seat]))
-        panel = {
+        # The lists the stages below add to, typed (the panel itself is the front end's JSON).
+        tables: list[dict[str, Any]] = [self._seats_table(doc, snap)]
+        controls: list[dict[str, Any]] = []
+        panel: dict[str, Any] = {
             **base,
             "puzzle": f"{tr.ui('room.code_label')} {shown_code(doc['code'])} · {you}",
             "notice": self.notice,
@@ -505,8 +497,8 @@ class RoomTable:
                 "copy": tr.ui("room.copy"),
                 "copied": tr.ui("room.copied"),
             },
-            "tables": [self._seats_table(doc, snap)],
-            "controls": [],
+            "tables": tables,
+            "controls": controls,
             "groups": [],
         }
         if doc["status"] == "lobby":
@@ -514,8 +506,7 @@ class RoomTable:
             panel["prompt"] = tr.ui("room.lobby.host_prompt" if host else "room.lobby.guest_prompt")
             if host:
                 panel["groups"] = self._settings(doc)
-                panel["controls"] = [{"id": "start", "primary": True,
-                                      "label": tr.ui("room.start")}]  # fmt: skip
+                controls.append({"id": "start", "primary": True, "label": tr.ui("room.start")})
             return panel
         game = self.replica
         assert game is not None
@@ -526,8 +517,8 @@ class RoomTable:
         def word(classic: str, hf: str, **params: Any) -> str:
             return tr.ui(hf if handfoot else classic, **params)
 
-        seats_table = panel["tables"][0]
-        panel["tables"].insert(0, self._sheet(game, word))
+        seats_table = tables[0]
+        tables.insert(0, self._sheet(game, word))
         # Once the game has started, the invite, the seats and the language row fold away
         # (one line says who sits where): the table, the hand and the buttons fit one screen.
         seats_table["fold"] = True
@@ -542,44 +533,44 @@ class RoomTable:
         if game.is_over:
             we, they = game.totals[mine], game.totals[1 - mine]
             if game.winner is None:
-                panel["prompt"] = tr.ui("game.full.hf.tie", we=_signed(we))
+                panel["prompt"] = tr.ui("game.full.hf.tie", we=signed(we))
             else:
                 key = "game.full.won" if game.winner == mine else "game.full.lost"
-                panel["prompt"] = tr.ui(key, we=_signed(we), they=_signed(they))
+                panel["prompt"] = tr.ui(key, we=signed(we), they=signed(they))
             panel["stage"] = "over"
             if host:
-                panel["controls"].append({"id": "new", "primary": True,
-                                          "label": tr.ui("room.new")})  # fmt: skip
+                controls.append({"id": "new", "primary": True, "label": tr.ui("room.new")})
         elif record["awaiting_next"]:
             state = game.state
             panel["prompt"] = word("game.full.hand_over", "game.full.hf.round_over",
                                    number=len(game.hands), we=tr.number(state.minimum(mine)),
                                    they=tr.number(state.minimum(1 - mine)))  # fmt: skip
             panel["stage"] = "hand_over"
-            panel["controls"].append({"id": "next_hand", "primary": True,
-                                      "label": word("game.full.next_hand",
-                                                    "game.full.hf.next_round")})  # fmt: skip
+            next_label = word("game.full.next_hand", "game.full.hf.next_round")
+            controls.append({"id": "next_hand", "primary": True, "label": next_label})
         else:
             panel["stage"] = "play"
             panel["prompt"] = tr.ui("room.playing", seat=tr.seat(names[self.seat]))
         if host and doc["status"] == "playing":
             for s in humans(doc):
                 if s != self.seat and snap.away(s) and not doc["seats"][s].get("stand_in"):
-                    panel["controls"].append({"id": f"stand_in:{s}",
-                                              "label": tr.ui("room.stand_in",
-                                                             seat=tr.seat(names[s]))})  # fmt: skip
+                    label = tr.ui("room.stand_in", seat=tr.seat(names[s]))
+                    controls.append({"id": f"stand_in:{s}", "label": label})
         return panel
 
     def _settings(self, doc: dict[str, Any]) -> list[dict[str, Any]]:
         tr = self.tr
         variant, players = doc["variant"], doc["players"]
         groups = [
-            _setting(tr.ui("game.full.variant_label"), "variant",
-                     [(v, tr.ui(VARIANT_KEYS[v]), v == variant) for v in VARIANTS]),
-        ]  # fmt: skip
+            setting_row(
+                tr.ui("game.full.variant_label"),
+                "variant",
+                [(v, tr.ui(VARIANT_KEYS[v]), v == variant) for v in VARIANTS],
+            ),
+        ]
         if variant == "classic":
             groups.append(
-                _setting(
+                setting_row(
                     tr.ui("game.full.players_label"),
                     "players",
                     [(n, tr.ui(PLAYER_KEYS[n]), n == players) for n in (4, 2)],
@@ -593,14 +584,28 @@ class RoomTable:
                            for s in friends]  # fmt: skip
                 options.append((0, tr.ui("room.partner.computer"),
                                 doc["seats"][2]["kind"] != "human"))  # fmt: skip
-                groups.append(_setting(tr.ui("room.partner_label"), "partner", options))
-        groups.append(_setting(tr.ui("game.full.level_label"), "level",
-                               [(lv, tr.ui(LEVEL_KEYS[lv]), lv == doc["level"])
-                                for lv in LEVELS]))  # fmt: skip
-        groups.append(_setting(tr.ui("room.keep_label"), "keep",
-                               [(m, tr.ntext("ui", "room.keep.minutes", m,
-                                             count=tr.number(m)), m == doc["keep_minutes"])
-                                for m in KEEP_MINUTES]))  # fmt: skip
+                groups.append(setting_row(tr.ui("room.partner_label"), "partner", options))
+        groups.append(
+            setting_row(
+                tr.ui("game.full.level_label"),
+                "level",
+                [(lv, tr.ui(LEVEL_KEYS[lv]), lv == doc["level"]) for lv in LEVELS],
+            )
+        )
+        groups.append(
+            setting_row(
+                tr.ui("room.keep_label"),
+                "keep",
+                [
+                    (
+                        m,
+                        tr.ntext("ui", "room.keep.minutes", m, count=tr.number(m)),
+                        m == doc["keep_minutes"],
+                    )
+                    for m in KEEP_MINUTES
+                ],
+            )
+        )
         return groups
 
     def _seats_table(self, doc: dict[str, Any], snap: Snapshot) -> dict[str, Any]:
@@ -634,10 +639,10 @@ class RoomTable:
                 "head": [tr.ui("room.seats.seat"), tr.ui("room.seats.who"),
                          tr.ui("room.seats.status")], "rows": rows, "empty": ""}  # fmt: skip
 
-    def _sheet(self, game: Game, word: Any) -> dict[str, Any]:
+    def _sheet(self, game: Game, word: Callable[..., str]) -> dict[str, Any]:
         tr = self.tr
         mine = self.seat % 2
-        rows = [[tr.number(n), _signed(h.totals[mine]), _signed(h.totals[1 - mine])]
+        rows = [[tr.number(n), signed(h.totals[mine]), signed(h.totals[1 - mine])]
                 for n, h in enumerate(game.hands, 1)]  # fmt: skip
         return {
             "id": "scores",
@@ -655,8 +660,8 @@ class RoomTable:
             "rows": rows,
             "foot": [
                 tr.ui("game.full.sheet.total"),
-                _signed(game.totals[mine]),
-                _signed(game.totals[1 - mine]),
+                signed(game.totals[mine]),
+                signed(game.totals[1 - mine]),
             ],  # fmt: skip
             "empty": tr.ui("game.full.sheet.empty"),
         }

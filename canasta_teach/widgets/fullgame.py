@@ -31,7 +31,7 @@ import logging
 import os
 import re
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from pathlib import Path
@@ -42,30 +42,32 @@ from canasta_teach.bots.claims import reason_record
 from canasta_teach.engine import (
     CLASSIC2,
     CLASSIC4,
-    Add,
     Answer,
-    AskPartner,
-    Discard,
-    Draw,
     Event,
-    Kind,
-    Meld,
     Move,
     State,
-    TakePile,
     Verdict,
 )
-from canasta_teach.engine.cards import TOKENS
 from canasta_teach.engine.game import Game, daily_seed
-from canasta_teach.engine.moves import LayDown
 from canasta_teach.engine.rules import HAND_AND_FOOT
 from canasta_teach.engine.savefile import SaveFileError, game_from_json, game_to_json
 from canasta_teach.engine.state import Phase
+from canasta_teach.i18n import Translator
 
 from .coaching import TableCoach
+from .gametable import (
+    LEARNER,
+    LEVEL_KEYS,
+    PLAYER_KEYS,
+    VARIANT_KEYS,
+    GameTable,
+    describe_move,
+    setting_row,
+)
 from .narration import Line, Narration
 from .narration import reason_record as narrated_reason
-from .table import CardTable, TableController, Translator, default_actions
+from .sheet import breakdown_sheet, signed
+from .table import CardTable, build_labels, default_actions
 
 log = logging.getLogger(__name__)
 
@@ -76,8 +78,6 @@ SAVE_FORMAT = "canasta-teach/table"
 #: 2: the narration is kept too (``Narration.to_json``); a save of version 1 has none.
 SAVE_VERSION = 2
 READABLE_VERSIONS = (1, 2)
-#: The learner sits South (seat 0) at both tables; the partner (four players) sits North.
-LEARNER = 0
 #: A browser's id for its saved game: letters, digits and dashes (a UUID), nothing else.
 PLAYER_ID = re.compile(r"[A-Za-z0-9-]{8,40}")
 #: Computer moves in a row before the table stops to wait (a safety net, never reached in play).
@@ -86,51 +86,17 @@ MAX_BOT_MOVES = 2000
 #: switching between them keeps the other to resume) and the guided hand's progress.
 SLOTS = ("classic", "handfoot", "guided")
 
-LEVEL_KEYS = {
-    "easy": "game.full.level.easy",
-    "normal": "game.full.level.normal",
-    "hard": "game.full.level.hard",
-}
 PACE_KEYS = {
     "slow": "game.full.pace.slow",
     "normal": "game.full.pace.normal",
     "fast": "game.full.pace.fast",
     "instant": "game.full.pace.instant",
 }
-PLAYER_KEYS = {4: "game.full.players.four", 2: "game.full.players.two"}
-#: The games the table plays: Classic Canasta (2 or 4 players) and Hand and Foot (4 players).
-VARIANT_KEYS = {"classic": "game.full.variant.classic", "handfoot": "game.full.variant.handfoot"}
-MOVE_KEYS = {
-    Draw: "game.full.move.draw",
-    TakePile: "game.full.move.take",
-    Meld: "game.full.move.meld",
-    Add: "game.full.move.add",
-    Discard: "game.full.move.discard",
-    AskPartner: "game.full.move.ask",
-    LayDown: "game.full.move.lay_down",
-}
 
 
 def levels() -> tuple[str, ...]:
     """The bot levels on offer, easiest first."""
     return tuple(level for level in ("easy", "normal", "hard") if level in BOTS)
-
-
-def describe_move(tr: Translator, move: Move) -> str:
-    """A move as advice: "meld three kings", "discard a nine"."""
-    if isinstance(move, Answer):
-        return tr.ui("game.full.move.answer_yes" if move.yes else "game.full.move.answer_no")
-    key = MOVE_KEYS[type(move)]
-    if isinstance(move, Meld):
-        return tr.ui(key, cards=tr.cards([TOKENS[k] for k in move.cards]))
-    if isinstance(move, Add):
-        if move.rank == Kind.JOKER:  # Hand and Foot's meld of wild cards
-            return tr.ui("game.full.move.add_wild", cards=tr.cards([TOKENS[k] for k in move.cards]))
-        return tr.ui(key, cards=tr.cards([TOKENS[k] for k in move.cards]),
-                     rank_of=tr.card_of(TOKENS[move.rank]))  # fmt: skip
-    if isinstance(move, Discard):
-        return tr.ui(key, card=tr.card(TOKENS[move.card]))
-    return tr.ui(key)
 
 
 # ---------------------------------------------------------------------- seats
@@ -270,28 +236,6 @@ def _save_family(doc: Mapping[str, Any]) -> str:
 # ---------------------------------------------------------------------- the table
 
 
-class _GameTable(TableController):
-    """The card table of a whole game: the learner's moves, once the engine here has accepted
-    them (a refusal is explained at once), go to ``forward``: ``FullGame.learner_moves``, or a
-    room's authority (``RoomTable.submit``)."""
-
-    forward: Callable[[Sequence[Move]], None]
-
-    def play(self, move: Move) -> Verdict:
-        verdict = self.state.check(move)
-        if not verdict.legal:
-            assert verdict.reason is not None
-            self.refuse(verdict.reason)
-            return verdict
-        self.forward([move])
-        return verdict
-
-    def _go_out(self, cards: list[Kind]) -> None:
-        moves = self.going_out_moves(cards)
-        if moves is not None:
-            self.forward(moves)
-
-
 @dataclass
 class Playback:
     """The computer's moves since the learner's last action, for the browser to replay."""
@@ -356,7 +300,7 @@ class FullGame:
         self._review_due = False
         self._new_game(players, level, mode, day, seed)
         self.coach = TableCoach(self)
-        self.controller = _GameTable(
+        self.controller = GameTable(
             self.shown_state(),
             translator,
             lang,
@@ -421,9 +365,11 @@ class FullGame:
     def shown_state(self) -> State:
         """The state the table shows: a moment of the coach's review while it is open, else
         the ended hand until the learner moves on."""
-        coach = getattr(self, "coach", None)
-        if coach is not None and coach.shown_state() is not None:
-            return coach.shown_state()
+        # ``_new_game`` (called from ``__init__`` before the coach exists) may ask already.
+        coach: TableCoach | None = getattr(self, "coach", None)
+        reviewed = coach.shown_state() if coach is not None else None
+        if reviewed is not None:
+            return reviewed
         if (self.awaiting_next or self.game.is_over) and self.game.last_hand is not None:
             return self.game.last_hand
         return self.game.state
@@ -524,8 +470,8 @@ class FullGame:
         hand = self.game.hands[-1]
         we, they = hand.totals[LEARNER % 2], hand.totals[1 - LEARNER % 2]
         self.narration.say(self._rounds_key("game.full.hand_scored", "game.full.hf.round_scored"),
-                           kind="hand", number=len(self.game.hands), we=_signed(we),
-                           they=_signed(they))  # fmt: skip
+                           kind="hand", number=len(self.game.hands), we=signed(we),
+                           they=signed(they))  # fmt: skip
 
     # ------------------------------------------------------------------ controls
 
@@ -665,7 +611,7 @@ class FullGame:
         self.controller.players = self._partner_map()
         self.controller.state = self.shown_state()
         self.controller.actions = default_actions(self.game.state)
-        self.controller.widget.labels = _labels(self.tr, self.players, self.variant)
+        self.controller.widget.labels = build_labels(self.tr, self.players, self.variant)
 
     def _rounds_word(self, classic: str, handfoot: str, **params: Any) -> str:
         """A panel sentence about hands (Classic) or rounds (Hand and Foot)."""
@@ -884,7 +830,7 @@ class FullGame:
         try:
             board = self._leaderboard()
             for i, result in enumerate(board.top(self.day, self.game.rules.name, self.level), 1):
-                rows.append([tr.number(i), result.name, _signed(result.score)])
+                rows.append([tr.number(i), result.name, signed(result.score)])
         except Exception:  # noqa: BLE001
             log.exception("leaderboard read failed")
             return {"caption": tr.ui("leaderboard.error.unavailable"), "head": [], "rows": []}
@@ -907,8 +853,8 @@ class FullGame:
         mine = LEARNER % 2
         rows = []
         for number, hand in enumerate(self.game.hands, 1):
-            rows.append([tr.number(number), _signed(hand.totals[mine]),
-                         _signed(hand.totals[1 - mine])])  # fmt: skip
+            rows.append([tr.number(number), signed(hand.totals[mine]),
+                         signed(hand.totals[1 - mine])])  # fmt: skip
         totals = self.game.totals
         return {
             "id": "scores",
@@ -926,8 +872,8 @@ class FullGame:
             "rows": rows,
             "foot": [
                 tr.ui("game.full.sheet.total"),
-                _signed(totals[mine]),
-                _signed(totals[1 - mine]),
+                signed(totals[mine]),
+                signed(totals[1 - mine]),
             ],  # fmt: skip
             "empty": tr.ui("game.full.sheet.empty"),
         }
@@ -945,9 +891,9 @@ class FullGame:
         if self.game.is_over:
             we, they = self.game.totals[mine], self.game.totals[1 - mine]
             if self.game.winner is None:
-                return tr.ui("game.full.hf.tie", we=_signed(we))  # H-GAME-1: equal totals
+                return tr.ui("game.full.hf.tie", we=signed(we))  # H-GAME-1: equal totals
             key = "game.full.won" if self.game.winner == mine else "game.full.lost"
-            return tr.ui(key, we=_signed(we), they=_signed(they))
+            return tr.ui(key, we=signed(we), they=signed(they))
         if self.awaiting_next:
             state = self.game.state
             return self._rounds_word("game.full.hand_over", "game.full.hf.round_over",
@@ -990,23 +936,32 @@ class FullGame:
         players = self.pending.get("players", self.players)
         variant = self.pending.get("variant", self.variant)
         groups = [
-            _setting(tr.ui("game.full.variant_label"), "variant",
-                     [(v, tr.ui(VARIANT_KEYS[v]), v == variant) for v in VARIANT_KEYS]),
-            _setting(tr.ui("game.full.level_label"), "level",
-                     [(lv, tr.ui(LEVEL_KEYS[lv]), lv == level) for lv in levels()]),
-        ]  # fmt: skip
+            setting_row(
+                tr.ui("game.full.variant_label"),
+                "variant",
+                [(v, tr.ui(VARIANT_KEYS[v]), v == variant) for v in VARIANT_KEYS],
+            ),
+            setting_row(
+                tr.ui("game.full.level_label"),
+                "level",
+                [(lv, tr.ui(LEVEL_KEYS[lv]), lv == level) for lv in levels()],
+            ),
+        ]
         if variant == "classic":  # Hand and Foot is a four-player game (H-DECK-1)
             sizes = [(n, tr.ui(PLAYER_KEYS[n]), n == players) for n in (4, 2)]
-            groups.append(_setting(tr.ui("game.full.players_label"), "players", sizes))
+            groups.append(setting_row(tr.ui("game.full.players_label"), "players", sizes))
         paces = [(p, tr.ui(PACE_KEYS[p]), p == self.pace) for p in PACES]
-        groups.append(_setting(tr.ui("game.full.pace_label"), "pace", paces))
+        groups.append(setting_row(tr.ui("game.full.pace_label"), "pace", paces))
         if self.mode == "practice":  # daily (leaderboard) games are played without the coach
             groups.append(self.coach.setting())
         # The score sheet and the settings fold away while a hand is played (one line says
         # what is chosen; the table shows the scores) and are open between hands and games.
-        summary = [tr.ui(VARIANT_KEYS[self.variant]), tr.ui(PLAYER_KEYS[self.players]),
-                   f"{tr.ui('game.full.level_label')} {level_name}",
-                   f"{tr.ui('game.full.pace_label')} {tr.ui(PACE_KEYS[self.pace])}"]  # fmt: skip
+        summary = [
+            tr.ui(VARIANT_KEYS[self.variant]),
+            tr.ui(PLAYER_KEYS[self.players]),
+            f"{tr.ui('game.full.level_label')} {level_name}",
+            f"{tr.ui('game.full.pace_label')} {tr.ui(PACE_KEYS[self.pace])}",
+        ]
         fold = {"label": tr.ui("game.full.settings"), "summary": " · ".join(summary),
                 "open": not playing}  # fmt: skip
         form = None
@@ -1091,91 +1046,6 @@ class FullGame:
             self.widget.view = view
 
 
-def breakdown_sheet(
-    tr: Translator, state: State, number: int, seat: int = LEARNER
-) -> dict[str, Any]:
-    """An ended hand's score for the panel's sheet: each team's lines (label, points, why in
-    words, rule id) and total, the side of ``seat`` (the learner's) first."""
-    from canasta_teach.engine.scoring import score_hand
-    from canasta_teach.engine.view import team_names
-
-    from .games import line_facts
-    from .table import _capitalised
-
-    mine = seat % 2
-    names = team_names(state.players)
-    hand = score_hand(state)
-    teams = []
-    for t in (mine, 1 - mine):
-        score = hand.teams[t]
-        lines = []
-        for i, line in enumerate(score.lines):
-            why, _parts = line_facts(tr, state, seat, t, line)
-            lines.append({
-                "id": f"{t}-{i}",
-                "label": tr.score_label(line),
-                "value": _signed(line.points),
-                "why": _capitalised(why),
-                "rule": line.rule,
-                "rule_title": tr.rule_title(line.rule),
-            })  # fmt: skip
-        label = tr.ui("game.full.sheet.we" if t == mine else "game.full.sheet.they")
-        teams.append({
-            "id": f"team-{t}",
-            "name": f"{label} ({tr.team(names[t])})",
-            "lines": lines,
-            "total": {"id": f"{t}-total", "label": tr.ui("game.score.total"),
-                      "value": _signed(score.total)},
-        })  # fmt: skip
-    key = "game.full.hf.breakdown" if state.rules.family == "handfoot" else "game.full.breakdown"
-    return {"label": tr.ui(key, number=tr.number(number)), "teams": teams,
-            "hands": leftover_hands(tr, state, seat)}  # fmt: skip
-
-
-def leftover_hands(
-    tr: Translator, state: State, seat: int = LEARNER, *, by_team: bool = False
-) -> dict[str, Any]:
-    """Every player's cards left when the hand ended, face up (the hand is over: nothing is
-    hidden any more), each seat from ``seat`` on round the table (``by_team``: ``seat`` and
-    its partner first, then the other team, as a score sheet counts them), with the count and
-    the cards in words for a screen reader; in Hand and Foot also a foot not picked up, whose
-    cards count against the team as well (H-VAL-1)."""
-    from canasta_teach.engine.cards import kinds_of
-    from canasta_teach.engine.handfoot import HandFootState
-    from canasta_teach.engine.view import seat_names
-
-    names = seat_names(state.players)
-
-    def cards_of(counts: Sequence[int], name: str, foot: bool) -> dict[str, Any]:
-        cards = [TOKENS[k] for k in kinds_of(counts)]
-        n = len(cards)
-        if not n:
-            label = tr.ui("game.full.leftover.none", seat=name)
-        elif foot:
-            label = tr.ntext("ui", "game.full.leftover.foot", n, seat=name, count=n,
-                             cards=tr.cards(cards))  # fmt: skip
-        else:
-            label = tr.ntext("ui", "game.full.leftover.seat", n, seat=name, count=n,
-                             cards=tr.cards(cards))  # fmt: skip
-        return {"cards": cards, "count": n, "label": label,
-                "count_text": tr.ntext("ui", "game.full.leftover.count", n, count=n)}  # fmt: skip
-
-    order = [(seat + i) % state.players for i in range(state.players)]
-    if by_team:
-        order = [s for s in order if s % 2 == seat % 2] + [s for s in order if s % 2 != seat % 2]
-    seats = []
-    for s in order:
-        name = tr.seat(names[s])
-        entry = {"id": names[s], "name": name, **cards_of(state.hands[s], name, False)}
-        if isinstance(state, HandFootState) and not state.in_foot[s]:
-            entry["foot"] = {"name": tr.ui("game.full.leftover.foot_label"),
-                             **cards_of(state.feet[s], name, True)}  # fmt: skip
-        seats.append(entry)
-    handfoot = state.rules.family == "handfoot"
-    key = "game.full.hf.leftover_caption" if handfoot else "game.full.leftover.caption"
-    return {"label": tr.ui(key), "seats": seats}
-
-
 def _kept_narration(doc: Mapping[str, Any]) -> Narration:
     """A save's narration (none in a save of version 1); one that cannot be read is dropped,
     not the game with it."""
@@ -1187,30 +1057,6 @@ def _kept_narration(doc: Mapping[str, Any]) -> Narration:
     except ValueError as error:
         log.warning("saved narration dropped: %s", error)
         return Narration()
-
-
-def _setting(label: str, name: str, options: list[tuple[Any, str, bool]]) -> dict[str, Any]:
-    """A row of setting buttons (``name:value`` controls), the chosen one pressed."""
-    return {
-        "id": name,
-        "label": label,
-        "choices": [
-            {"id": f"{name}:{value}", "label": text, "pressed": pressed}
-            for value, text, pressed in options
-        ],
-    }
-
-
-def _signed(points: int) -> str:
-    """Points as the sheet shows them: thousands commas, a real minus, kept left to right."""
-    text = f"{abs(points):,}"
-    return "\u2066" + ("\u2212" + text if points < 0 else text) + "\u2069"
-
-
-def _labels(tr: Translator, players: int, variant: str = "classic") -> dict[str, Any]:
-    from .table import build_labels
-
-    return build_labels(tr, players, variant)
 
 
 # ---------------------------------------------------------------------- play_game()
@@ -1251,5 +1097,4 @@ def play_game(
         return _error(translator, lang, "msg.error")
 
 
-__all__ = ["FullGame", "PACES", "SaveStore", "Seat", "breakdown_sheet", "describe_move",
-           "leftover_hands", "play_game"]  # fmt: skip
+__all__ = ["LEARNER", "PACES", "FullGame", "SaveStore", "Seat", "play_game"]

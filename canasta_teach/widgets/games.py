@@ -47,8 +47,10 @@ from canasta_teach.engine.goingout import going_out_plan
 from canasta_teach.engine.handfoot import HandFootState, pile_kind
 from canasta_teach.engine.scoring import ScoreLine, score_hand
 from canasta_teach.engine.state import Phase
-from canasta_teach.engine.view import seat_names, team_names
+from canasta_teach.engine.view import team_names
+from canasta_teach.i18n import RTL_LANGUAGES, Translator
 
+from .fonts import FONT_FAMILIES
 from .puzzles import (
     Puzzle,
     PuzzleError,
@@ -71,36 +73,16 @@ from .puzzles import (
     take_refusal,
     turn_over,
 )
+from .sheet import leftover_hands, line_facts, signed
 from .table import (
-    FONT_FAMILIES,
-    RTL_LANGUAGES,
     CardTable,
     TableController,
-    Translator,
     default_actions,
 )
 
 log = logging.getLogger(__name__)
 
 SCORE_GOALS = ("score_walk", "score")
-#: Why each score line counts what it counts (the line's facts fill the message).
-SCORE_WHY = {
-    "canastas_natural": "game.score.why.canastas_natural",
-    "canastas_mixed": "game.score.why.canastas_mixed",
-    "red_threes": "game.score.why.red_threes",
-    "red_threes_unmelded": "game.score.why.red_threes_unmelded",
-    "going_out": "game.score.why.going_out",
-    "going_out_concealed": "game.score.why.going_out_concealed",
-    "melded_cards": "game.score.why.melded_cards",
-    "cards_in_hand": "game.score.why.cards_in_hand",
-    "ask_penalty": "game.score.why.ask_penalty",
-    # Hand and Foot (H-SCORE-1, H-RED-1, H-VAL-1)
-    "piles_clean": "game.score.why.piles_clean",
-    "piles_dirty": "game.score.why.piles_dirty",
-    "piles_wild": "game.score.why.piles_wild",
-    "red_threes_left": "game.score.why.red_threes_left",
-    "cards_in_hand_foot": "game.score.why.cards_in_hand_foot",
-}
 #: Score lines that only ever take points off (C-VAL-2, C-RED-3, C-ASK-1, H-VAL-1, H-RED-1): the
 #: sheet labels them as deductions, and a learner's entry without its minus sign is accepted.
 DEDUCTIONS = frozenset(
@@ -517,9 +499,9 @@ class PuzzleGame:
         return tr.ui(
             "game.feedback.score_right",
             team0=tr.team(teams[0]),
-            total0=_signed(totals[0]),
+            total0=signed(totals[0]),
             team1=tr.team(teams[1]),
-            total1=_signed(totals[1]),
+            total1=signed(totals[1]),
         )
 
     def _restore(self, values: Mapping[str, str]) -> None:
@@ -588,7 +570,7 @@ class PuzzleGame:
                 entry: dict[str, Any] = {"id": row_id, "label": label}
                 shown = (walk and index <= self.revealed) or done
                 if walk:
-                    entry["value"] = _signed(right) if shown else ""
+                    entry["value"] = signed(right) if shown else ""
                     if shown:
                         entry.update(why=why, rule=line.rule if line else "")
                     if walk and index == self.revealed and not done:
@@ -597,7 +579,7 @@ class PuzzleGame:
                 else:
                     entry["input"] = not done
                     entry["entered"] = self.entered.get(row_id, "")
-                    entry["value"] = _signed(right) if done else ""
+                    entry["value"] = signed(right) if done else ""
                     if row_id in self.marks:
                         ok = self.marks[row_id]
                         entry["state"] = "right" if ok else "wrong"
@@ -606,7 +588,7 @@ class PuzzleGame:
                         )
                         if not ok:
                             entry["why"] = (
-                                tr.ui("game.score.should_be", points=_signed(right)) + " " + why
+                                tr.ui("game.score.should_be", points=signed(right)) + " " + why
                             )
                             entry["rule"] = line.rule if line else ""
                             highlight += selectors  # the cards to count again, marked
@@ -618,8 +600,6 @@ class PuzzleGame:
             sheet_teams.append(
                 {"id": teams[team.team], "name": name, "lines": lines, "total": total}
             )
-        from .fullgame import leftover_hands
-
         # Every player's cards left in hand, face up, partners together: the "cards left in
         # hand" lines count them, and the learner counts them too.
         hands = leftover_hands(tr, state, self.controller.seat, by_team=True)
@@ -1114,7 +1094,7 @@ class PuzzleGame:
         key, params = self.prompt()
         prompt = tr.ui(key, **params)
         if puzzle.goal == "score":
-            prompt += " " + tr.ui("game.score.minus_note", example=_signed(-35))
+            prompt += " " + tr.ui("game.score.minus_note", example=signed(-35))
         if puzzle.goal == "meld":
             if self.stage == "judge":
                 choices = [
@@ -1189,112 +1169,6 @@ class PuzzleGame:
         }
 
 
-def line_facts(
-    tr: Translator, state: State, seat: int, team: int, line: ScoreLine | None
-) -> tuple[str, list[str]]:
-    """Why a score line (or a team's total, ``line`` None) is what it is, in words, and the
-    selectors of the table parts it counts (a puzzle highlights them)."""
-    side = ".ct-us" if team == seat % 2 else ".ct-them"
-    points = _signed
-    if line is None:
-        score = score_hand(state).teams[team]
-        working = " + ".join(points(ln.points) for ln in score.lines).replace("+ \u2212", "\u2212 ")
-        return tr.ui("game.score.why.total", working=working or "0",
-                     total=points(score.total)), []  # fmt: skip
-    if isinstance(state, HandFootState):
-        return _handfoot_line_facts(tr, state, side, team, line)
-    melds = list(state.melds[team].values())
-    if line.code in ("canastas_natural", "canastas_mixed"):
-        natural = line.code == "canastas_natural"
-        chosen = [g for g in melds if g.is_canasta and g.is_natural == natural]
-        # " · " between canastas: a list joiner would run two canastas' cards together.
-        names = " · ".join(tr.cards([TOKENS[k] for k in g.cards()]) for g in chosen)
-        selectors = [f"{side} [data-ct-meld='{TOKENS[g.rank]}']" for g in chosen]
-        return tr.ui(SCORE_WHY[line.code], melds=names), selectors
-    if line.code in ("red_threes", "red_threes_unmelded"):
-        count = int(line.params.get("count", 0))
-        return tr.ui(SCORE_WHY[line.code], cards=tr.card("3R", count)), [f"{side} .ct-red-threes"]
-    if line.code == "melded_cards":
-        # "seven kings (70) + five queens, a 2 and a joker (120)": each meld and its count.
-        working = " + ".join(
-            tr.ui(
-                "game.value_part",
-                cards=tr.cards([TOKENS[k] for k in g.cards()]),
-                points=points(g.value),
-            )  # fmt: skip
-            for g in melds
-        )
-        selectors = [f"{side} [data-ct-meld='{TOKENS[g.rank]}']" for g in melds]
-        return tr.ui(SCORE_WHY[line.code], working=working, total=points(line.points)), selectors
-    if line.code == "cards_in_hand":
-        seats = [s for s in range(state.players) if s % 2 == team]
-        left = [
-            TOKENS[k] for s in seats for k in range(len(TOKENS)) for _ in range(state.hands[s][k])
-        ]
-        why = tr.ui(SCORE_WHY[line.code], cards=tr.cards(left), total=points(-line.points))
-        return why, _leftover_selectors(state, seats)
-    return tr.ui(SCORE_WHY[line.code]), []
-
-
-def _handfoot_line_facts(
-    tr: Translator, state: HandFootState, side: str, team: int, line: ScoreLine
-) -> tuple[str, list[str]]:
-    """``line_facts`` for a Hand and Foot round: piles by kind, red threes laid and left,
-    the cards melded (piles and unfinished melds), the cards left in hands and feet."""
-    points = _signed
-    if line.code in ("piles_clean", "piles_dirty", "piles_wild"):
-        kind = line.code.removeprefix("piles_")
-        chosen = [g for g in state.piles[team] if pile_kind(g) == kind]
-        names = " · ".join(tr.cards([TOKENS[k] for k in g.cards()]) for g in chosen)
-        return tr.ui(SCORE_WHY[line.code], piles=names), [f"{side} [data-ct-pile-kind='{kind}']"]
-    if line.code in ("red_threes", "red_threes_left"):
-        count = int(line.params.get("count", 0))
-        key = "game.score.why.hf_red_threes" if line.code == "red_threes" else SCORE_WHY[line.code]
-        value = points(state.rules.red_three_value)
-        return tr.ui(key, cards=tr.card("3R", count), value=value), [f"{side} .ct-red-threes"]
-    if line.code == "melded_cards":
-        groups = list(state.piles[team]) + list(state.melds[team].values())
-        working = " + ".join(
-            tr.ui(
-                "game.value_part",
-                cards=tr.cards([TOKENS[k] for k in g.cards()]),
-                points=points(g.value),
-            )  # fmt: skip
-            for g in groups
-        )
-        return tr.ui(SCORE_WHY[line.code], working=working, total=points(line.points)), []
-    if line.code == "cards_in_hand_foot":
-        seats = [s for s in range(state.players) if s % 2 == team]
-        left = [
-            TOKENS[k]
-            for s in seats
-            for counts in (state.hands[s], state.feet[s])
-            for k in range(len(TOKENS))
-            for _ in range(counts[k])
-            if k != 2  # red threes have their own line
-        ]
-        why = tr.ui(SCORE_WHY[line.code], cards=tr.cards(left), total=points(-line.points))
-        return why, _leftover_selectors(state, seats)
-    return tr.ui(SCORE_WHY[line.code]), []
-
-
-def _leftover_selectors(state: State, seats: list[int]) -> list[str]:
-    """The rows of the leftover cards (``fullgame.leftover_hands``, drawn under the sheet) of
-    these seats, with a Hand and Foot foot not picked up."""
-    names = seat_names(state.players)
-    rows = [f"[data-ct-leftover='{names[s]}']" for s in seats]
-    if isinstance(state, HandFootState):
-        rows += [f"[data-ct-leftover='{names[s]}-foot']" for s in seats if not state.in_foot[s]]
-    return rows
-
-
-def _signed(points: int) -> str:
-    """A score as the sheet shows it: thousands commas, a real minus sign, and kept left to
-    right inside right-to-left text (an isolate: in Urdu "−35" must not become "35−")."""
-    text = f"{abs(points):,}"
-    return "\u2066" + ("\u2212" + text if points < 0 else text) + "\u2069"
-
-
 def _as_number(text: str) -> int | None:
     """A score as a learner types it: "1,475", "-35", "−35", " 185 ", or in the digits of
     their own script ("۱۴۷۵", "१४७५", "౧౪౭౫": Python reads every decimal digit)."""
@@ -1326,7 +1200,7 @@ def _language_error(error: Exception) -> Any:
 
     ``UnknownLanguage`` already says it once per language, one line each, in the order of
     ``LANGUAGES`` (and keeps whatever the learner typed printable and short)."""
-    import ipywidgets  # type: ignore[import-untyped]
+    import ipywidgets
 
     from canasta_teach.i18n import LANGUAGES
 

@@ -23,15 +23,16 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, TypeGuard
 
 from canasta_teach.bots import Choice
 from canasta_teach.engine import State
 from canasta_teach.engine.notation import parse_move, parse_position
 from canasta_teach.engine.savefile import SaveFileError
+from canasta_teach.i18n import Translator
 
 from .fullgame import LEARNER, PLAYER_ID, SAVE_VERSION, FullGame, Playback, Seat
-from .table import ACTIONS, Translator
+from .table import ACTIONS
 
 log = logging.getLogger(__name__)
 
@@ -130,7 +131,7 @@ class GuidedHand(FullGame):
     ) -> None:
         super()._new_game(4, level, "practice", None, "guided-first-hand")
         self.game.state = guided_state()
-        self.seats = [Seat("learner")] + [Seat("bot", ScriptedSeat(s)) for s in (1, 2, 3)]  # type: ignore[arg-type]
+        self.seats = [Seat("learner")] + [Seat("bot", ScriptedSeat(s)) for s in (1, 2, 3)]
         self.coached = 0
 
     def _save(self) -> None:
@@ -289,7 +290,7 @@ class GuidedHand(FullGame):
         }
 
 
-def _step_count(value: Any) -> bool:
+def _step_count(value: object) -> TypeGuard[int]:
     """A number of the coach's steps, as a save may hold it."""
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= len(COACHED)
 

@@ -20,8 +20,7 @@ from typing import Any
 
 from canasta_teach.engine import Event, State
 from canasta_teach.engine.view import seat_names
-
-from .table import Translator
+from canasta_teach.i18n import Translator
 
 log = logging.getLogger(__name__)
 

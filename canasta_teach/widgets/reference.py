@@ -28,9 +28,10 @@ from typing import Any
 
 from canasta_teach.engine.reasons import RULES
 from canasta_teach.i18n import get_translator, normalize_language
+from canasta_teach.paths import LESSONS_DIR
 
+from .fonts import FONT_FAMILIES
 from .pictures import cards_html
-from .table import FONT_FAMILIES
 
 log = logging.getLogger(__name__)
 
@@ -141,8 +142,6 @@ def _lessons_folder(lang: str, folder: str | Path | None) -> Path | None:
     here = Path.cwd()
     if (here / "00-start.ipynb").is_file() and here.name == lang:
         return here
-    from canasta_teach.app import LESSONS_DIR
-
     candidate = LESSONS_DIR / lang
     return candidate if candidate.is_dir() else None
 

@@ -15,7 +15,7 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import anywidget
 import traitlets
@@ -40,8 +40,10 @@ from canasta_teach.engine.handfoot import HandFootState
 from canasta_teach.engine.moves import ASK, LayDown, canonical
 from canasta_teach.engine.state import Phase
 from canasta_teach.engine.view import player_view, seat_names, team_names
+from canasta_teach.i18n import RTL_LANGUAGES, Translator
 
 from .cardart import all_card_art
+from .fonts import FONT_FAMILIES, font_message
 from .goout import can_go_out, plan_for_selection
 from .whynot import Refusal, refusal_for
 
@@ -79,40 +81,6 @@ GAME_ACTION = "game"
 FONTS_ACTION = "fonts"
 #: A hand never holds more than this; a longer selection is a malformed payload.
 MAX_SELECTION = 60
-RTL_LANGUAGES = frozenset({"ur"})
-FONT_FAMILIES = {
-    "ur": "'Noto Nastaliq Urdu', 'Noto Naskh Arabic', serif",
-    "hi": "'Noto Sans Devanagari', 'Noto Sans', sans-serif",
-    "te": "'Noto Sans Telugu', 'Noto Sans', sans-serif",
-    "en": "'Noto Sans', 'DejaVu Sans', sans-serif",
-}
-
-
-class Translator(Protocol):
-    """What the table needs from ``canasta_teach.i18n.get_translator(lang)``."""
-
-    def ui(self, key: str, **params: Any) -> str: ...
-    def reason(self, reason: Reason) -> str: ...
-    def rule_title(self, rule_id: str) -> str: ...
-
-    lang: str
-
-    def text(self, domain: str, key: str, **params: Any) -> str: ...
-    def ntext(self, domain: str, key: str, n: int, **params: Any) -> str: ...
-    def count_words(self, n: int) -> str: ...
-    def card(self, token: str, count: int = 1) -> str: ...
-    def card_name(self, token: str) -> str: ...
-    def card_plural(self, token: str) -> str: ...
-    def card_of(self, token: str) -> str: ...
-    def cards(self, tokens: Sequence[str]) -> str: ...
-    def seat(self, name: str) -> str: ...
-    def team(self, name: str) -> str: ...
-    def number(self, n: int) -> str: ...
-    def join(self, items: Sequence[str]) -> str: ...
-    def reason_words(self, record: Mapping[str, Any], voice: str = "me") -> str: ...
-    def claim(self, claim: Mapping[str, Any], voice: str = "me") -> str: ...
-    def event(self, event: Any, players: int = 4, you: int | None = None) -> str: ...
-    def score_label(self, line: Any) -> str: ...
 
 
 #: An opponent or partner: given the state, the move for the seat to move.
@@ -166,7 +134,7 @@ class CardTable(anywidget.AnyWidget):
         return f"CardTable(lang={self.lang!r}{game})"
 
 
-def _capitalised(text: str) -> str:
+def capitalised(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
@@ -186,10 +154,10 @@ _BUTTON_OF_MOVE: dict[type, str] = {
 def spoken_card_name(tr: Translator, token: str) -> str:
     """A card's name for screen readers: a name written in digits ("7") is read as the
     language's word for the number ("Seven", "ఏడు"), so the label says what the card is."""
-    name = _capitalised(tr.card_name(token))
+    name = capitalised(tr.card_name(token))
     if any(ch.isalpha() for ch in name) or not token.isdigit():
         return name
-    return _capitalised(tr.count_words(int(token)))
+    return capitalised(tr.count_words(int(token)))
 
 
 def build_labels(tr: Translator, players: int = 4, variant: str = "classic") -> dict[str, Any]:
@@ -202,7 +170,7 @@ def build_labels(tr: Translator, players: int = 4, variant: str = "classic") -> 
         "answer_yes": tr.ui("button.answer_yes"),
         "answer_no": tr.ui("button.answer_no"),
         "clear": tr.ui("button.clear"),
-        "cards": {token: _capitalised(tr.card_name(token)) for token in TOKENS},
+        "cards": {token: capitalised(tr.card_name(token)) for token in TOKENS},
         "card_labels": {token: spoken_card_name(tr, token) for token in TOKENS},
         "back": tr.ui("table.card_back"),
         "table": tr.ui("table.aria"),
@@ -360,8 +328,6 @@ class TableController:
         action = payload.get("action")
         if action == FONTS_ACTION:
             # A page without the app's stylesheet (JupyterLab) asks for the shipped fonts.
-            from .fonts import font_message
-
             content, buffers = font_message(self.widget.lang)
             self.widget.send(content, buffers=buffers)
             return
