@@ -31,10 +31,6 @@ from typing import Any, NoReturn, Protocol
 from .engine.game import Game
 from .engine.moves import Move, Reason
 from .engine.notation import (
-    SEATS_2,
-    SEATS_4,
-    TEAMS_2,
-    TEAMS_4,
     NotationError,
     format_position,
     parse_moves,
@@ -43,14 +39,15 @@ from .engine.notation import (
 )
 from .engine.savefile import SaveFileError, load_game
 from .engine.scoring import ScoreLine, TeamScore, score_hand
+from .engine.seats import seat_names, team_names
 from .engine.state import State
+from .i18n import LANGUAGES
 
 EXIT_OK = 0
 EXIT_REFUSED = 1
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 3
 EXIT_OUTPUT = 4
-LANGUAGES: tuple[str, ...] = ("en", "ur", "hi", "te")
 #: Input limits: a position file (or standard input) and the text of the moves, in bytes.
 #: Saved games have their own (``savefile.MAX_BYTES``, 16 MB).  At most limit + 1 bytes are
 #: ever read, so ``/dev/zero`` is refused at once.
@@ -247,9 +244,7 @@ def _reason_dict(tr: Translator, reason: Reason) -> dict[str, Any]:
 
 
 def _names(state: State) -> tuple[tuple[str, ...], tuple[str, str]]:
-    if state.players == 4:
-        return SEATS_4, TEAMS_4
-    return SEATS_2, TEAMS_2
+    return seat_names(state.players), team_names(state.players)
 
 
 def _explain(out: _Out, state: State, moves: list[Move]) -> int:

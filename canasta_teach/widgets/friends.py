@@ -27,6 +27,7 @@ from canasta_teach.engine.game import Game
 from canasta_teach.engine.notation import parse_move
 from canasta_teach.engine.rules import preset
 from canasta_teach.engine.view import seat_names
+from canasta_teach.i18n import RTL_LANGUAGES
 from canasta_teach.rooms import (
     HEARTBEAT_S,
     KEEP_MINUTES,
@@ -52,7 +53,6 @@ from .fullgame import (
 from .narration import Narration
 from .table import (
     FONT_FAMILIES,
-    RTL_LANGUAGES,
     CardTable,
     Translator,
     default_actions,

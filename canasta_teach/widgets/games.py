@@ -48,6 +48,7 @@ from canasta_teach.engine.handfoot import HandFootState, pile_kind
 from canasta_teach.engine.scoring import ScoreLine, score_hand
 from canasta_teach.engine.state import Phase
 from canasta_teach.engine.view import seat_names, team_names
+from canasta_teach.i18n import RTL_LANGUAGES
 
 from .puzzles import (
     Puzzle,
@@ -73,7 +74,6 @@ from .puzzles import (
 )
 from .table import (
     FONT_FAMILIES,
-    RTL_LANGUAGES,
     CardTable,
     TableController,
     Translator,

@@ -40,6 +40,7 @@ from canasta_teach.engine.handfoot import HandFootState
 from canasta_teach.engine.moves import ASK, LayDown, canonical
 from canasta_teach.engine.state import Phase
 from canasta_teach.engine.view import player_view, seat_names, team_names
+from canasta_teach.i18n import RTL_LANGUAGES
 
 from .cardart import all_card_art
 from .goout import can_go_out, plan_for_selection
@@ -79,7 +80,6 @@ GAME_ACTION = "game"
 FONTS_ACTION = "fonts"
 #: A hand never holds more than this; a longer selection is a malformed payload.
 MAX_SELECTION = 60
-RTL_LANGUAGES = frozenset({"ur"})
 FONT_FAMILIES = {
     "ur": "'Noto Nastaliq Urdu', 'Noto Naskh Arabic', serif",
     "hi": "'Noto Sans Devanagari', 'Noto Sans', sans-serif",
