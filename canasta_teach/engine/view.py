@@ -8,7 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import TOKENS, kinds_of
-from .seats import seat_names, team_names
+
+# Re-exported: the widgets have imported the names from here (they live in ``seats``).
+from .seats import seat_names as seat_names
+from .seats import team_names as team_names
 from .state import MeldGroup, State
 
 
