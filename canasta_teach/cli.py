@@ -30,10 +30,6 @@ from typing import Any, NoReturn
 from .engine.game import Game
 from .engine.moves import Move, Reason
 from .engine.notation import (
-    SEATS_2,
-    SEATS_4,
-    TEAMS_2,
-    TEAMS_4,
     NotationError,
     format_position,
     parse_moves,
@@ -42,6 +38,7 @@ from .engine.notation import (
 )
 from .engine.savefile import SaveFileError, load_game
 from .engine.scoring import TeamScore, score_hand
+from .engine.seats import seat_names, team_names
 from .engine.state import State
 from .i18n import LANGUAGES, Translator, UnknownLanguage, get_translator
 
@@ -235,9 +232,7 @@ def _reason_dict(tr: Translator, reason: Reason) -> dict[str, Any]:
 
 
 def _names(state: State) -> tuple[tuple[str, ...], tuple[str, str]]:
-    if state.players == 4:
-        return SEATS_4, TEAMS_4
-    return SEATS_2, TEAMS_2
+    return seat_names(state.players), team_names(state.players)
 
 
 def _explain(out: _Out, state: State, moves: list[Move]) -> int:
@@ -566,7 +561,7 @@ def _utf8_streams() -> None:
                 stream.reconfigure(encoding="utf-8", errors="replace")
 
 
-def _error(tr: Translator | None, as_json: bool, code: str, message: str,
+def error_widget(tr: Translator | None, as_json: bool, code: str, message: str,
            details: dict[str, Any] | None = None) -> None:  # fmt: skip
     if as_json:
         _print([_json({"error": {"code": code, "message": message,
@@ -597,7 +592,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             message = str(exc) or _t(tr, "cli.unknown_language", "Unknown language '{lang}'. "
                                      "Languages: {languages}.", lang=lang,
                                      languages=", ".join(LANGUAGES))  # fmt: skip
-            _error(tr, as_json, "unknown_language", message,
+            error_widget(tr, as_json, "unknown_language", message,
                    {"lang": lang, "languages": list(LANGUAGES)})  # fmt: skip
             return EXIT_BAD_INPUT
         parser = _build_parser(tr)
@@ -607,7 +602,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             _flush(sys.stdout)
             return exc.code if isinstance(exc.code, int) else EXIT_OK
         except _UsageError as exc:
-            _error(tr, as_json, "usage",
+            error_widget(tr, as_json, "usage",
                    _t(tr, "cli.usage_error", "{detail}. Try: canasta-teach --help",
                       detail=str(exc)), {"detail": str(exc)})  # fmt: skip
             return EXIT_BAD_INPUT
@@ -618,7 +613,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except _InputError as exc:
             message = _t(tr, exc.key, exc.default, **exc.params)
             details = {k: v for k, v in exc.params.items() if k != "detail"}
-            _error(tr, args.as_json, exc.code, message, details)
+            error_widget(tr, args.as_json, exc.code, message, details)
             return EXIT_BAD_INPUT
         _print(out.lines, sys.stdout)
         return code
@@ -643,7 +638,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with contextlib.suppress(Exception):
             message = _t(tr, "cli.internal_error", "Internal error: canasta-teach could not "
                          "finish. Please report the command you ran.")  # fmt: skip
-            _error(tr, as_json, "internal_error", message)
+            error_widget(tr, as_json, "internal_error", message)
         return EXIT_INTERNAL
 
 

@@ -288,7 +288,7 @@ def _error_sites(module: str, constructors: dict[str, int]) -> dict[str, list[se
         if not (isinstance(code, ast.Constant) and isinstance(code.value, str)):
             continue  # a helper passing its own parameter on
         facts: set[str] | None = set()
-        has_token = name in ("_tok_error", "error")
+        has_token = name in ("_tok_error", "error", "key_error", "read_one")
         for keyword in node.keywords:
             if keyword.arg == "token":
                 has_token = True
@@ -310,7 +310,9 @@ def _error_sites(module: str, constructors: dict[str, int]) -> dict[str, list[se
     return sites
 
 
-_NOTATION_CALLS = {"_tok_error": 1, "error": 0, "NotationError": 0}
+#: The notation's raise sites: ``Tok.error``, ``Line.error`` and ``Line.key_error`` (code first),
+#: ``read_one`` (code after the line), ``NotationError`` itself.
+_NOTATION_CALLS = {"error": 0, "key_error": 0, "read_one": 1, "NotationError": 0}
 NOTATION_SITES = _error_sites("notation.py", _NOTATION_CALLS)
 # Hand and Foot positions (engine/handfoot_notation.py) raise the same kind of errors.
 for _code, _facts in _error_sites("handfoot_notation.py", _NOTATION_CALLS).items():

@@ -48,6 +48,14 @@ class Kind(IntEnum):
 
 
 NUM_KINDS: Final = 15
+#: The kinds the rules single out, as plain ints: engine loops index count vectors with them,
+#: and a module global is cheaper than ``Kind.JOKER`` (an Enum attribute lookup).  Every
+#: module takes them from here.
+JOKER: Final = 0
+TWO: Final = 1
+RED3: Final = 2
+BLACK3: Final = 3
+FOUR: Final = 4
 WILDS: Final = (Kind.JOKER, Kind.TWO)
 NATURALS: Final = tuple(Kind(k) for k in range(Kind.FOUR, Kind.ACE + 1))
 #: Kinds that can form melds on the table (C-MELD-1, C-MELD-4): naturals, plus black

@@ -11,6 +11,7 @@ from .moves import Move, Verdict
 from .rng import SplitMix64
 from .rules import CLASSIC4, RuleSet
 from .scoring import HandScore, game_winner, score_hand
+from .seats import team_names
 from .state import Event, State
 
 #: C-SEAT-1: rank order for the draw (A high ... 2 low) and suits (spades high).
@@ -131,7 +132,7 @@ class Game:
             from .moves import refuse
 
             winner = self.winner if self.winner is not None else 0
-            names = ("NS", "EW") if self.rules.players == 4 else ("S", "N")
+            names = team_names(self.rules.players)
             rule = "H-GAME-1" if self.rules.rounds else "C-GAME-1"
             return refuse("game_over", rule, team=names[winner],
                           score=self.totals[winner]), []  # fmt: skip

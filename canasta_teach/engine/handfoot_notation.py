@@ -1,412 +1,385 @@
 """Hand and Foot positions in the project's notation (``docs/notation.md``, "Hand and Foot").
 
-The Classic parser (``notation.parse_position``) hands a position whose rules are
-``handfoot`` to ``parse_handfoot``; ``format_position`` hands the state to
-``format_handfoot``.  The keys are Classic's, plus ``round``, a foot per seat (``S foot: ?13``,
-or ``-`` once picked up) and each team's complete piles (``NS piles``); ``NS melds`` holds
-only the incomplete melds, the meld of wild cards written as its cards (``JK 2 2``).
+The keys are Classic's, plus ``round``, a foot per seat (``S foot: ?13``, or ``-`` once picked
+up) and each team's complete piles (``NS piles``); ``NS melds`` holds only the incomplete
+melds, the meld of wild cards written as its cards (``JK 2 2``).  ``HandFootReader`` extends
+Classic's ``notation.PositionReader`` (as python-chess's ``ThreeCheckBoard.set_fen`` extends
+``Board.set_fen``) and this module registers it with ``notation``, which never imports it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from .cards import TOKENS, kinds_of
+from .cards import BLACK3, JOKER, RED3, TOKENS, kinds_of
 from .handfoot import PILE_SIZE, HandFootState, deck_counts, shape
 from .notation import (
-    END_KINDS,
-    PHASES,
-    SEATS_4,
-    TEAMS_4,
+    Dealer,
+    Flags,
+    Item,
+    Line,
     NotationError,
-    _card,
-    _card_items,
-    _Counter,
-    _Dealer,
-    _fill,
-    _int,
-    _Item,
-    _Line,
-    _option_text,
-    _parse_flags,
-    _read_seed,
-    _seat,
-    _team,
-    _team_key,
-    _Tok,
-    _tok_error,
-    _unknown_total,
+    PositionFormat,
+    PositionReader,
+    Tok,
+    card_items,
+    format_cards,
+    format_flags,
+    format_melds,
     format_record,
-    read_record,
+    format_rules,
+    meld_chunks,
+    read_card,
+    read_int,
+    read_one,
+    read_seat,
+    register_position_format,
+    team_line,
 )
 from .rules import RuleSet
-from .state import Asked, HandEnd, MeldGroup, Phase
+from .seats import SEATS_4, TEAMS_4
+from .state import HandEnd, MeldGroup, Phase, State
 
-JOKER, TWO, RED3, BLACK3 = 0, 1, 2, 3
-
-
-def _groups(line: _Line, complete: bool | None) -> list[tuple[MeldGroup, list[_Tok]]]:
-    """``complete``: True for piles (7 cards), False for melds on the table (fewer), None
-    for groups set aside (up to 7: a whole pile waits for the lay-down like the rest)."""
-    return _read_groups(line, complete)
+#: Keys only a Hand and Foot position has.
+ROUND_KEYS = ("round",)
+SEAT_KEYS = ("foot",)
+TEAM_KEYS = ("piles",)
 
 
-def _read_groups(line: _Line, complete: bool | None) -> list[tuple[MeldGroup, list[_Tok]]]:
-    """Melds (or piles) separated by '|', each checked as the engine would have made it."""
-    toks = line.tokens("|")
-    if len(toks) == 1 and toks[0].text == "-":
-        return []
-    chunks: list[list[_Tok]] = [[]]
-    for tok in toks:
-        if tok.text == "|":
-            chunks.append([])
-        else:
-            chunks[-1].append(tok)
+def read_groups(line: Line, complete: bool | None) -> list[tuple[MeldGroup, list[Tok]]]:
+    """Melds (or piles) separated by '|', each checked as the engine would have made it.
+    ``complete``: True for piles (7 cards), False for melds on the table (fewer), None for
+    groups set aside (up to 7: a whole pile waits for the lay-down like the rest)."""
     out = []
     seen: set[int] = set()
-    for chunk in chunks:
-        if not chunk:
-            raise line.error("bad_meld", "an empty meld (two '|' in a row, or one at an end)",
-                             "cards between the '|' signs, or '-' for none",
-                             problem="no_cards")  # fmt: skip
-        kinds = [int(_card(tok)) for tok in chunk]
-        first = chunk[0]
-        text = " ".join(t.text for t in chunk)
-
-        def bad(problem: str, message: str, first: _Tok = first, text: str = text) -> NotationError:
-            return NotationError("bad_meld", message, line=first.line, column=first.column,
-                                 token=text, expected="3 to 7 cards of one rank (4 to A), at "
-                                 "least twice as many natural as wild, or wild cards only",
-                                 params={"problem": problem})  # fmt: skip
-
-        if RED3 in kinds or BLACK3 in kinds:
-            raise bad("red_three_meld", "threes are never melded (H-MELD-1)")
-        naturals = [k for k in kinds if k > BLACK3]
-        if len(set(naturals)) > 1:
-            raise bad("mixed_ranks", "a meld holds one rank only (H-MELD-1)")
-        rank = naturals[0] if naturals else JOKER
-        jokers = kinds.count(JOKER)
-        problem = shape(rank, len(naturals), len(kinds) - len(naturals), True)
-        if problem is not None:
-            raise bad(problem.code, f"not a meld ({problem.code}, {problem.rule})")
-        if complete and len(kinds) != PILE_SIZE:
-            raise bad("pile_size", "a pile is exactly 7 cards (H-MELD-3)")
-        if complete is False and len(kinds) >= PILE_SIZE:
-            raise bad("pile_size", "7 cards make a pile: write it under piles (H-MELD-3)")
+    for chunk in meld_chunks(line, "none"):
+        group = _group(chunk, complete)
         if not complete:
-            if rank in seen:
-                raise _tok_error(first, "duplicate_meld", f"a second incomplete meld of "
-                                 f"{TOKENS[rank]} (H-MELD-4)", "one incomplete meld per rank",
-                                 rank=TOKENS[rank])  # fmt: skip
-            seen.add(rank)
-        group = MeldGroup(rank, len(naturals), jokers, len(kinds) - len(naturals) - jokers)
+            if group.rank in seen:
+                rank = TOKENS[group.rank]
+                raise chunk[0].error(
+                    "duplicate_meld",
+                    f"a second incomplete meld of {rank} (H-MELD-4)",
+                    "one incomplete meld per rank",
+                    rank=rank,
+                )
+            seen.add(group.rank)
         out.append((group, chunk))
     return out
 
 
-def parse_handfoot(lines: dict[str, _Line], rules: RuleSet) -> HandFootState:
-    """A Hand and Foot position from its lines (read by ``notation.parse_position``)."""
-    seats, teams = SEATS_4, TEAMS_4
-    line: _Line | None
-    for key, given in lines.items():
-        line = given
-        if key == "hand":
-            raise NotationError("unknown_key", "Hand and Foot counts rounds: write 'round:'",
-                                line=line.number, column=line.key_column, token=line.key_text,
-                                expected="round: 1 to 4")  # fmt: skip
-        if key.endswith(" melds") or key.endswith(" piles") or key.endswith(" red threes"):
-            word = key.rsplit(" ", 2 if key.endswith("red threes") else 1)[0]
-            if word.upper() not in ("NS", "SN", "EW", "WE"):
-                raise NotationError("bad_team", f"'{word.upper()}' is not a team in Hand and "
-                                    "Foot", line=line.number, column=line.key_column,
-                                    token=word.upper(), expected="NS or EW",
-                                    params={"teams": "NS EW"})  # fmt: skip
-    state = HandFootState(rules)
-    deck = deck_counts(rules.decks)
-    counter = _Counter(deck=deck, rule="H-DECK-2")
-    size = sum(deck)
+def _group(chunk: list[Tok], complete: bool | None) -> MeldGroup:
+    """One meld or pile: H-MELD-1, H-MELD-2, and H-MELD-3's seven cards to a pile."""
+    kinds = [int(read_card(tok)) for tok in chunk]
 
-    turn = lines["turn"]
-    toks = turn.tokens()
-    if len(toks) != 2:
-        raise turn.error("bad_turn", "the turn is a seat and a phase",
-                         "for example 'S draw' (phases: " + ", ".join(PHASES) + ")")  # fmt: skip
-    state.current = _seat(toks[0], seats)
-    phase_text = toks[1].text.lower()
-    if phase_text not in PHASES:
-        raise _tok_error(toks[1], "bad_phase", f"'{toks[1].text}' is not a phase",
-                         " | ".join(PHASES))  # fmt: skip
-    state.phase = Phase(phase_text)
-    if state.phase is Phase.ANSWER and not rules.ask_partner:
-        raise _tok_error(toks[1], "bad_phase", "the partner is not asked under these rules "
-                         "(H-OUT-3; option ask_partner=yes)", "draw, meld or ended")  # fmt: skip
+    def bad(problem: str, message: str) -> NotationError:
+        first = chunk[0]
+        return NotationError(
+            "bad_meld",
+            message,
+            line=first.line,
+            column=first.column,
+            token=" ".join(t.text for t in chunk),
+            expected="3 to 7 cards of "
+            "one rank (4 to A), at least twice as many natural as wild, or "
+            "wild cards only",
+            params={"problem": problem},
+        )
 
-    if "scores" in lines:
-        line = lines["scores"]
-        parts = [t for t in line.tokens(",") if t.text != ","]
-        if len(parts) != 4:
-            raise line.error("bad_scores", "the scores are two teams with a number each",
-                             "for example 'NS 0, EW 1500'")  # fmt: skip
-        for team_tok, number_tok in ((parts[0], parts[1]), (parts[2], parts[3])):
-            state.scores[_team(team_tok, teams)] = _int(number_tok, "a cumulative score")
-    if "dealer" in lines:
-        dealer = lines["dealer"].tokens()
-        if len(dealer) != 1:
-            raise lines["dealer"].error("bad_seat", "the dealer is one seat", "S W N E",
-                                        seats="S W N E")  # fmt: skip
-        state.dealer = _seat(dealer[0], seats)
-    if "round" in lines:
-        line = lines["round"]
-        parts = line.tokens()
-        if len(parts) != 1:
-            raise line.error("bad_number", "the round is one number", f"1 to {rules.rounds}")
-        state.hand_number = _int(parts[0], f"a round, 1 to {rules.rounds}", 1, rules.rounds)
+    if RED3 in kinds or BLACK3 in kinds:
+        raise bad("red_three_meld", "threes are never melded (H-MELD-1)")
+    naturals = [k for k in kinds if k > BLACK3]
+    if len(set(naturals)) > 1:
+        raise bad("mixed_ranks", "a meld holds one rank only (H-MELD-1)")
+    rank = naturals[0] if naturals else JOKER
+    problem = shape(rank, len(naturals), len(kinds) - len(naturals), True)
+    if problem is not None:
+        raise bad(problem.code, f"not a meld ({problem.code}, {problem.rule})")
+    if complete and len(kinds) != PILE_SIZE:
+        raise bad("pile_size", "a pile is exactly 7 cards (H-MELD-3)")
+    if complete is False and len(kinds) >= PILE_SIZE:
+        raise bad("pile_size", "7 cards make a pile: write it under piles (H-MELD-3)")
+    jokers = kinds.count(JOKER)
+    return MeldGroup(rank, len(naturals), jokers, len(kinds) - len(naturals) - jokers)
 
-    for team, name in enumerate(teams):
-        for suffix, complete in (("melds", False), ("piles", True)):
-            line = _team_key(lines, name, suffix)
-            if line is None:
-                continue
-            for group, chunk in _groups(line, complete):
-                if complete:
-                    state.piles[team].append(group)
-                else:
-                    state.melds[team][group.rank] = group
-                for tok in chunk:
-                    counter.add(int(_card(tok)), 1, tok)
-        state.down[team] = bool(state.melds[team] or state.piles[team])
-        line = _team_key(lines, name, "red threes")
+
+class HandFootReader(PositionReader):
+    """Reads a Hand and Foot position: Classic's parts with this game's rules, plus the round,
+    the feet and the complete piles."""
+
+    hand_example = "?13"
+    score_what = "a cumulative score"
+    no_asking = "the partner is not asked under these rules (H-OUT-3; option ask_partner=yes)"
+
+    def __init__(self, lines: dict[str, Line], rules: RuleSet) -> None:
+        super().__init__(lines, rules, deck_counts(rules.decks), "H-DECK-2")
+        self.piles: list[list[MeldGroup]] = [[], []]
+        self.foot_items: list[list[Item] | None] = []  # None: picked up
+        self.feet: list[list[int] | None] = []
+
+    def check_keys(self) -> None:
+        """Rounds, not hands; and only the teams NS and EW."""
+        for key, line in self.lines.items():
+            if key == "hand":
+                raise line.key_error(
+                    "unknown_key", "Hand and Foot counts rounds: write 'round:'", "round: 1 to 4"
+                )
+            word, _, suffix = key.partition(" ")
+            if suffix in ("melds", "piles", "red threes") and word.upper() not in (
+                "NS",
+                "SN",
+                "EW",
+                "WE",
+            ):
+                raise line.key_error(
+                    "bad_team",
+                    f"'{word.upper()}' is not a team in Hand and Foot",
+                    "NS or EW",
+                    token=word.upper(),
+                    teams="NS EW",
+                )
+
+    def may_ask(self) -> bool:
+        return self.rules.ask_partner
+
+    def read_hand_number(self) -> None:
+        line = self.lines.get("round")
         if line is not None:
-            parts = line.tokens()
-            if len(parts) != 1:
-                raise line.error("bad_number", "red threes are one count", f"0 to {deck[RED3]}")
-            state.red_threes[team] = _int(parts[0], "a count of red threes", 0, deck[RED3])
-            counter.add(RED3, state.red_threes[team], parts[0])
+            rounds = self.rules.rounds
+            tok = read_one(line, "bad_number", "the round is one number", f"1 to {rounds}")
+            self.parts.hand_number = read_int(tok, f"a round, 1 to {rounds}", 1, rounds)
 
-    if "set aside" in lines:
-        aside = lines["set aside"]
-        groups = _groups(aside, None)
-        if groups and (state.phase not in (Phase.DRAW, Phase.MELD)
-                       or state.down[state.current % 2]):  # fmt: skip
-            raise aside.error("set_aside_not_allowed", "only a team that has not laid down "
-                             "its first meld sets cards aside, in the draw or meld phase "
-                             "(H-MIN-1)", "no 'set aside' line")  # fmt: skip
-        for group, chunk in groups:
-            state.staged[group.rank] = group
-            for tok in chunk:
-                counter.add(int(_card(tok)), 1, tok)
+    def meld_groups(self, line: Line, complete: bool | None) -> list[tuple[MeldGroup, list[Tok]]]:
+        return read_groups(line, complete)
 
-    hand_items: list[list[_Item]] = []
-    foot_items: list[list[_Item] | None] = []
-    for name in seats:
-        line = lines.get(name.lower())
+    def read_team_melds(self, team: int, name: str) -> None:
+        """The incomplete melds, then the complete piles."""
+        super().read_team_melds(team, name)
+        line = team_line(self.lines, name, "piles")
+        if line is not None:
+            for group, chunk in self.meld_groups(line, True):
+                self.piles[team].append(group)
+                self.count_cards(chunk)
+
+    def team_is_down(self, team: int) -> bool:
+        return bool(self.parts.melds[team] or self.piles[team])
+
+    def red_threes_range(self) -> tuple[str, str, int]:
+        most = self.deck[RED3]
+        return f"0 to {most}", "a count of red threes", most
+
+    def check_set_aside(self, line: Line) -> None:
+        parts = self.parts
+        if parts.phase not in (Phase.DRAW, Phase.MELD) or parts.down[parts.current % 2]:
+            raise line.error(
+                "set_aside_not_allowed",
+                "only a team that has not laid down its "
+                "first meld sets cards aside, in the draw or meld phase (H-MIN-1)",
+                "no 'set aside' line",
+            )
+
+    def read_seat_cards(self, seat: int, name: str) -> None:
+        """The hand, then the foot: ``-`` once picked up, ``?13`` face down if not given."""
+        super().read_seat_cards(seat, name)
+        line = self.lines.get(f"{name.lower()} foot")
+        foot: list[Item] | None
         if line is None:
-            raise NotationError("missing_key", f"the position has no hand for {name}",
-                                expected=f"a line '{name}: CARDS' or '{name}: ?13'",
-                                params={"name": name})  # fmt: skip
-        items = _card_items(line, allow_unknown=True, allow_rest=False, deck_size=size)
-        hand_items.append(items)
-        foot_line = lines.get(f"{name.lower()} foot")
-        if foot_line is None:
-            foot: list[_Item] | None = [("unknown", rules.foot_size, _Tok("?", 0, 0))]
+            foot = [("unknown", self.rules.foot_size, Tok("?", 0, 0))]
+        elif [t.text for t in line.tokens()] == ["-"]:
+            foot = None
         else:
-            parts = foot_line.tokens()
-            foot = None if len(parts) == 1 and parts[0].text == "-" else _card_items(
-                foot_line, allow_unknown=True, allow_rest=False, deck_size=size)  # fmt: skip
-        foot_items.append(foot)
-        for what, value, tok in [*items, *(foot or [])]:
-            if what == "card":
-                counter.add(value, 1, tok)
-            else:
-                counter.unknown += value
+            foot = card_items(line, allow_unknown=True, allow_rest=False, deck_size=self.deck_size)
+        self.foot_items.append(foot)
+        self.counter.add_items(foot or [])
 
-    pile_items: list[_Item] = []
-    if "pile" in lines:
-        pile_items = _card_items(
-            lines["pile"], allow_unknown=True, allow_rest=False, deck_size=size
+    def check_hand_card(self, seat: int, kind: int, tok: Tok) -> None:
+        """A hand's red threes are checked once it is dealt (``check_dealt_hand``)."""
+
+    def check_dealt_hand(self, seat: int) -> None:
+        """H-RED-1: the player to move holds no red three."""
+        parts = self.parts
+        if seat == parts.current and parts.hands[seat][RED3] and parts.phase is not Phase.ENDED:
+            raise self.lines[self.seats[seat].lower()].error(
+                "red_three_in_hand",
+                "the player to move holds no red three: it is laid down at once (H-RED-1)",
+                "the red three under 'NS red threes' / 'EW red threes'",
+            )
+
+    def deck_words(self) -> tuple[str, str]:
+        size = self.deck_size
+        return (
+            f"the decks hold {size}",
+            f"hands, feet, melds, piles, red threes, pile and "
+            f"stock adding up to {size} cards (H-DECK-2)",
         )
-    stock_line = lines.get("stock")
-    stock_items = (
-        [("rest", 0, _Tok("rest", 0, 0))]
-        if stock_line is None
-        else _card_items(stock_line, allow_unknown=True, allow_rest=True, deck_size=size)
-    )
-    for what, value, tok in (*pile_items, *stock_items):
-        if what == "card":
-            counter.add(value, 1, tok)
-        elif what == "unknown":
-            counter.unknown += value
-        else:
-            counter.rest_tok = tok
-    counter.check()
-    known = sum(counter.used)
-    placed = known + counter.unknown
-    rest = size - placed
-    if rest < 0 or (rest > 0 and counter.rest_tok is None):
-        raise NotationError(
-            "counts_do_not_add_up",
-            f"the position holds {placed} cards ({known} shown, {counter.unknown} unknown); "
-            f"the decks hold {size}: " + (f"{-rest} too many" if rest < 0 else f"{rest} missing"),
-            line=stock_line.number if stock_line else None,
-            column=stock_line.value_column if stock_line else None,
-            expected=f"hands, feet, melds, piles, red threes, pile and stock adding up to {size}"
-            " cards (H-DECK-2)",
-            params={"count": placed, "known": known, "unknown": counter.unknown, "deck": size},
-        )  # fmt: skip
 
-    deal = _Dealer(deck, counter.used, _read_seed(lines))
-    pool = deal.pool
+    def deal_hands(self, deal: Dealer) -> None:
+        """The hands, then the feet (a face-down foot may hold red threes)."""
+        super().deal_hands(deal)
+        for foot in self.foot_items:
+            self.feet.append(None if foot is None else deal.fill(foot))
 
-    for seat, items in enumerate(hand_items):
-        for card in _fill(items, deal, avoid_red_three=state.phase is not Phase.ENDED):
-            state.hands[seat][card] += 1
-        if seat == state.current and state.hands[seat][RED3] and state.phase is not Phase.ENDED:
-            line = lines[seats[seat].lower()]
-            raise line.error("red_three_in_hand", "the player to move holds no red three: it "
-                             "is laid down at once (H-RED-1)", "the red three under 'NS red "
-                             "threes' / 'EW red threes'")  # fmt: skip
-    for seat, foot in enumerate(foot_items):
-        if foot is None:
-            state.in_foot[seat] = True
-            continue
-        for card in _fill(foot, deal):  # a face-down foot may hold red threes
-            state.feet[seat][card] += 1
-    state.pile = _fill(pile_items, deal, avoid_red_three=True)
-    state.stock = _fill(stock_items, deal, rest=len(pool) - _unknown_total(stock_items))
+    def check_flags(self, flags: Flags) -> None:
+        if flags.turn_fact_tok is not None and self.parts.phase is Phase.DRAW:
+            raise flags.turn_fact_tok.error(
+                "flag_not_in_phase",
+                "a turn fact, but the player has not drawn yet",
+                "no turn facts in the draw phase",
+            )
+        if flags.asked_tok is not None and not self.may_ask():
+            raise flags.asked_tok.error(
+                "flag_not_in_phase",
+                "the partner is not asked under these rules (H-OUT-3)",
+                "no 'asked=' flag",
+            )
 
-    flags = _parse_flags(lines.get("flags"), seats, teams)
-    if flags.turn_fact_tok is not None and state.phase is Phase.DRAW:
-        raise _tok_error(flags.turn_fact_tok, "flag_not_in_phase", "a turn fact, but the player "
-                         "has not drawn yet", "no turn facts in the draw phase")  # fmt: skip
-    if flags.asked_tok is not None and not rules.ask_partner:
-        raise _tok_error(flags.asked_tok, "flag_not_in_phase", "the partner is not asked under "
-                         "these rules (H-OUT-3)", "no 'asked=' flag")  # fmt: skip
-    state.took_pile = flags.took_pile
-    state.melded_this_turn = flags.melded_this_turn
-    state.asked = Asked.PENDING if state.phase is Phase.ANSWER else (flags.asked or Asked.NOT_ASKED)
-    state.created_this_turn = set(flags.created)
-    state.has_melded = (
-        [state.down[s % 2] for s in range(4)] if flags.has_melded is None else flags.has_melded
-    )
-    state.penalties = flags.penalties
-    read_record(lines, state, SEATS_4)
-
-    ended = lines.get("ended")
-    if state.phase is Phase.ENDED:
+    def read_end(self) -> None:
+        """``ended: out S`` or ``ended: stock S`` (a round never ends concealed)."""
+        ended, parts, seats = self.lines.get("ended"), self.parts, self.seats
+        if parts.phase is not Phase.ENDED:
+            if ended is not None:
+                raise ended.error(
+                    "bad_end",
+                    f"the round has not ended (the turn line says '{parts.phase.value}')",
+                    "no 'ended:' line",
+                )
+            return
         if ended is None:
-            raise NotationError("missing_key", "an ended round needs an 'ended:' line",
-                                line=turn.number, expected="'ended: out S' or 'ended: stock S'",
-                                params={"name": "ended"})  # fmt: skip
-        parts = ended.tokens()
-        if (
-            len(parts) != 2
-            or parts[0].text.lower() not in END_KINDS
-            or parts[0].text.lower() == ("concealed")
-        ):
-            raise ended.error("bad_end", "the end of a round is how and who",
-                              "out or stock and a seat, for example 'out S'")  # fmt: skip
-        state.end = HandEnd(parts[0].text.lower(), _seat(parts[1], seats))
-        if state.end.seat != state.current:
-            raise _tok_error(parts[1], "bad_end", "the round ended on the turn line's seat",
-                             f"'{parts[0].text} {seats[state.current]}'")  # fmt: skip
-        if state.end.how == "out":
-            out_seat = state.end.seat
-            if state.hand_size(out_seat) or not state.in_foot[out_seat]:
-                raise ended.error("foot_end_holds_cards", f"{seats[out_seat]} cannot have gone out: "  # noqa: E501
-                                  "a player goes out from the foot with no cards (H-OUT-1)",
-                                  f"'{seats[out_seat]}: -' and '{seats[out_seat]} foot: -'",
-                                  seat=seats[out_seat])  # fmt: skip
-    elif ended is not None:
-        raise ended.error("bad_end", f"the round has not ended (the turn line says "
-                          f"'{state.phase.value}')", "no 'ended:' line")  # fmt: skip
-    else:
-        _check_hands(state, lines, seats)
-        if not state.legal_moves():
-            raise turn.error("no_legal_moves", "the player to move has no legal move in this "
-                             "position", "a position in which the round can go on",
-                             seat=seats[state.to_move])  # fmt: skip
+            raise NotationError(
+                "missing_key",
+                "an ended round needs an 'ended:' line",
+                line=self.lines["turn"].number,
+                expected="'ended: out S' or 'ended: stock S'",
+                params={"name": "ended"},
+            )
+        toks = ended.tokens()
+        if len(toks) != 2 or toks[0].text.lower() not in ("out", "stock"):
+            raise ended.error(
+                "bad_end",
+                "the end of a round is how and who",
+                "out or stock and a seat, for example 'out S'",
+            )
+        parts.end = HandEnd(toks[0].text.lower(), read_seat(toks[1], seats))
+        if parts.end.seat != parts.current:
+            raise toks[1].error(
+                "bad_end",
+                "the round ended on the turn line's seat",
+                f"'{toks[0].text} {seats[parts.current]}'",
+            )
+
+    def new_state(self) -> State:
+        return HandFootState(self.rules)
+
+    def finish(self, state: State) -> None:
+        """The feet and the piles (the pile's cards freeze nothing here: H-PILE rules)."""
+        assert isinstance(state, HandFootState)
+        for seat, foot in enumerate(self.feet):
+            if foot is None:
+                state.in_foot[seat] = True
+            else:
+                for card in foot:
+                    state.feet[seat][card] += 1
+        state.piles = self.piles
+
+    def check_sense(self, state: State) -> None:
+        assert isinstance(state, HandFootState)
+        if state.end is not None and state.end.how == "out":
+            name = self.seats[state.end.seat]
+            if state.hand_size(state.end.seat) or not state.in_foot[state.end.seat]:
+                raise self.lines["ended"].error(
+                    "foot_end_holds_cards",
+                    f"{name} cannot have gone out: a player goes out from the foot with no "
+                    "cards (H-OUT-1)",
+                    f"'{name}: -' and '{name} foot: -'",
+                    seat=name,
+                )
+        if state.phase is not Phase.ENDED:
+            self.check_hands(state)
+            self.refuse_dead_end(state, "a position in which the round can go on")
+
+    def check_hands(self, state: HandFootState) -> None:
+        """While the round goes on, a player with no cards in hand still has the foot to come
+        (H-FOOT-1): one playing from the foot with none would have gone out (H-OUT-1); and the
+        player to move picked the foot up at the start of the turn."""
+        for seat, name in enumerate(self.seats):
+            held = state.hand_size(seat)
+            if seat == state.current:
+                held += sum(g.size for g in state.staged.values())
+            if held:
+                continue
+            line = self.lines[name.lower()]
+            if state.in_foot[seat] or (seat == state.current and state.phase is not Phase.DRAW):
+                raise line.error(
+                    "foot_empty_hand",
+                    f"{name} holds no cards, but the round is not over (H-OUT-1, H-FOOT-1)",
+                    "at least one card",
+                    seat=name,
+                )
+            if seat == state.current and state.stock:
+                raise line.error(
+                    "foot_not_picked_up",
+                    f"{name} would have picked up the foot at the start of the turn (H-FOOT-1)",
+                    f"'{name}: ' with the foot's cards, and '{name} foot: -'",
+                    seat=name,
+                )
+
+
+def parse_handfoot(lines: dict[str, Line], rules: RuleSet) -> HandFootState:
+    """A Hand and Foot position from its lines (``notation.parse_position`` calls it)."""
+    state = HandFootReader(lines, rules).read()
+    assert isinstance(state, HandFootState)
     return state
-
-
-def _check_hands(state: HandFootState, lines: dict[str, _Line], seats: Sequence[str]) -> None:
-    """While the round goes on, a player with no cards in hand still has the foot to come
-    (H-FOOT-1): one playing from the foot with none would have gone out (H-OUT-1); and the
-    player to move picked the foot up at the start of the turn."""
-    for seat, name in enumerate(seats):
-        held = state.hand_size(seat) + (
-            sum(g.size for g in state.staged.values()) if seat == state.current else 0
-        )
-        if held:
-            continue
-        if state.in_foot[seat] or (seat == state.current and state.phase is not Phase.DRAW):
-            raise lines[name.lower()].error("foot_empty_hand", f"{name} holds no cards, but the "
-                                            "round is not over (H-OUT-1, H-FOOT-1)",
-                                            "at least one card", seat=name)  # fmt: skip
-        if seat == state.current and state.stock:
-            raise lines[name.lower()].error("foot_not_picked_up", f"{name} would have picked up the "  # noqa: E501
-                                            "foot at the start of the turn (H-FOOT-1)",
-                                            f"'{name}: ' with the foot's cards, and "
-                                            f"'{name} foot: -'", seat=name)  # fmt: skip
-
-
-def _cards(kinds: Sequence[int]) -> str:
-    return " ".join(TOKENS[k] for k in kinds) if kinds else "-"
 
 
 def format_handfoot(state: HandFootState) -> str:
     """The canonical notation of a Hand and Foot state; ``parse_position`` reads it back."""
-    rules = state.rules
-    options = rules.options_differing_from_preset()
-    rules_text = " ".join(
-        [rules.name] + [f"{k}={_option_text(v)}" for k, v in sorted(options.items())]
-    )
-    out = [f"rules: {rules_text}"]
+    out = [format_rules(state.rules)]
     out.append(f"scores: NS {state.scores[0]}, EW {state.scores[1]}")
     out.append(f"round: {state.hand_number}")
     if state.dealer != 3:
         out.append(f"dealer: {SEATS_4[state.dealer]}")
     out.append(f"turn: {SEATS_4[state.current]} {state.phase.value}")
     for seat, name in enumerate(SEATS_4):
-        out.append(f"{name}: {_cards(kinds_of(state.hands[seat]))}")
-        foot = "-" if state.in_foot[seat] else _cards(kinds_of(state.feet[seat]))
+        out.append(f"{name}: {format_cards(kinds_of(state.hands[seat]))}")
+        foot = "-" if state.in_foot[seat] else format_cards(kinds_of(state.feet[seat]))
         out.append(f"{name} foot: {foot}")
     for team, name in enumerate(TEAMS_4):
         melds = state.melds[team]
-        text = " | ".join(_cards(melds[r].cards()) for r in sorted(melds, reverse=True))
-        out.append(f"{name} melds: {text or '-'}")
+        out.append(f"{name} melds: {format_melds([melds[r] for r in sorted(melds, reverse=True)])}")
         if state.piles[team]:
             piles = sorted(state.piles[team], key=lambda g: (-g.rank, g.jokers, g.twos))
-            out.append(f"{name} piles: " + " | ".join(_cards(g.cards()) for g in piles))
+            out.append(f"{name} piles: {format_melds(piles)}")
         if state.red_threes[team]:
             out.append(f"{name} red threes: {state.red_threes[team]}")
     if state.staged:
         staged = state.staged
-        out.append("set aside: " + " | ".join(_cards(staged[r].cards())
-                                              for r in sorted(staged, reverse=True)))  # fmt: skip
-    out.append(f"pile: {_cards(state.pile)}")
-    out.append(f"stock: {_cards(state.stock)}")
-    flags: list[str] = []
-    if state.took_pile:
-        flags.append("took-pile")
-    if state.melded_this_turn:
-        flags.append("melded-this-turn")
-    if state.asked in (Asked.YES, Asked.NO):
-        flags.append(f"asked={state.asked.value}")
-    if state.has_melded != [state.down[s % 2] for s in range(4)]:
-        who = [SEATS_4[s] for s in range(4) if state.has_melded[s]]
-        flags.append("has-melded=" + (",".join(who) if who else "-"))
-    if state.created_this_turn:
-        flags.append("created=" + ",".join(TOKENS[k] for k in sorted(state.created_this_turn,
-                                                                      reverse=True)))  # fmt: skip
-    for team, name in enumerate(TEAMS_4):
-        if state.penalties[team]:
-            flags.append(f"penalty-{name}={state.penalties[team]}")
-    if flags:
-        out.append("flags: " + " ".join(flags))
+        out.append(f"set aside: {format_melds([staged[r] for r in sorted(staged, reverse=True)])}")
+    out.append(f"pile: {format_cards(state.pile)}")
+    out.append(f"stock: {format_cards(state.stock)}")
+    out.extend(format_flags(state, SEATS_4, TEAMS_4))
     out.extend(format_record(state, SEATS_4))
     if state.end is not None:
         out.append(f"ended: {state.end.how} {SEATS_4[state.end.seat]}")
     return "\n".join(out) + "\n"
 
 
-__all__ = ["format_handfoot", "parse_handfoot"]
+def _format(state: State) -> str:
+    assert isinstance(state, HandFootState)
+    return format_handfoot(state)
+
+
+def _parse(lines: dict[str, Line], rules: RuleSet) -> State:
+    return parse_handfoot(lines, rules)
+
+
+register_position_format(
+    PositionFormat(
+        "handfoot",
+        "Hand and Foot",
+        _parse,
+        _format,
+        keys=ROUND_KEYS,
+        seat_keys=SEAT_KEYS,
+        team_keys=TEAM_KEYS,
+    )
+)
+
+__all__ = ["HandFootReader", "format_handfoot", "parse_handfoot", "read_groups"]

@@ -13,16 +13,35 @@ in a canonical form: ``parse_position(format_position(s)) == s`` for every state
 can reach.  ``parse_move`` / ``format_move`` do the same for one move (``str(move)`` is its
 notation).  Every mistake raises ``NotationError``, which says where (line, column, token),
 what was expected, and carries a ``code`` and ``params`` so it can be shown in any language.
+
+A position is read as python-chess's ``Board.set_fen`` reads a FEN: ``PositionReader`` first
+reads and checks every part (the turn, the scores, the melds, the hands, then it deals the
+unknown cards), then builds the state, then checks that the state makes sense as a whole.
+Each rule family registers how its positions are read and written (``PositionFormat``):
+Classic here, Hand and Foot in ``handfoot_notation``, whose reader extends this one.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Final
 
-from .cards import DECK_COUNTS, DECK_SIZE, NUM_KINDS, TOKENS, Kind, kinds_of, parse_kind
+from .cards import (
+    BLACK3,
+    DECK_COUNTS,
+    DECK_SIZE,
+    JOKER,
+    NUM_KINDS,
+    RED3,
+    TOKENS,
+    TWO,
+    Kind,
+    counts_of,
+    kinds_of,
+    parse_kind,
+)
 from .moves import (
     ASK,
     DRAW,
@@ -38,14 +57,9 @@ from .moves import (
 )
 from .rng import SplitMix64
 from .rules import BOOL_OPTIONS, PRESETS, RuleSet, int_range
+from .seats import seat_names, team_names
 from .state import Asked, HandEnd, MeldGroup, Phase, State, new_meld_shape
 
-JOKER, TWO, RED3, BLACK3 = 0, 1, 2, 3
-
-SEATS_4: Final = ("S", "W", "N", "E")
-SEATS_2: Final = ("S", "N")
-TEAMS_4: Final = ("NS", "EW")
-TEAMS_2: Final = ("S", "N")
 PHASES: Final = tuple(p.value for p in Phase)
 END_KINDS: Final = ("out", "concealed", "stock")
 
@@ -135,14 +149,32 @@ class NotationError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class _Tok:
+class Tok:
+    """One token of a value and where it starts (1-based line and column)."""
+
     text: str
     line: int
-    column: int  # 1-based
+    column: int
+
+    def error(
+        self, code: str, message: str, expected: str | None = None, **params: Any
+    ) -> NotationError:
+        """The error about this token: ``raise tok.error("bad_card", ...)``."""
+        return NotationError(
+            code,
+            message,
+            line=self.line,
+            column=self.column,
+            token=self.text,
+            expected=expected,
+            params=params,
+        )
 
 
 @dataclass(slots=True)
-class _Line:
+class Line:
+    """One ``key: value`` line of a position."""
+
     key: str  # normalised: lower case, single spaces
     key_text: str
     number: int
@@ -150,33 +182,55 @@ class _Line:
     value: str
     value_column: int  # 1-based column of value[0]
 
-    def tokens(self, separators: str = "") -> list[_Tok]:
+    def tokens(self, separators: str = "") -> list[Tok]:
         """The value's tokens; each separator character is a token of its own."""
         if separators:
             pattern = f"[{re.escape(separators)}]|[^\\s{re.escape(separators)}]+"
         else:
             pattern = r"\S+"
         return [
-            _Tok(m.group(0), self.number, self.value_column + m.start())
+            Tok(m.group(0), self.number, self.value_column + m.start())
             for m in re.finditer(pattern, self.value)
         ]
 
-    def error(self, code: str, message: str, expected: str | None = None,
-              **params: Any) -> NotationError:  # fmt: skip
+    def error(
+        self, code: str, message: str, expected: str | None = None, **params: Any
+    ) -> NotationError:
         """An error about the whole value (pointing at its first character)."""
         lead = len(self.value) - len(self.value.lstrip())
-        return NotationError(code, message, line=self.number, column=self.value_column + lead,
-                             token=self.value.strip() or None, expected=expected,
-                             params=params)  # fmt: skip
+        return NotationError(
+            code,
+            message,
+            line=self.number,
+            column=self.value_column + lead,
+            token=self.value.strip() or None,
+            expected=expected,
+            params=params,
+        )
+
+    def key_error(
+        self,
+        code: str,
+        message: str,
+        expected: str | None = None,
+        *,
+        token: str | None = None,
+        **params: Any,
+    ) -> NotationError:
+        """An error about the key (``token``: the part of it at fault, the whole key if None)."""
+        return NotationError(
+            code,
+            message,
+            line=self.number,
+            column=self.key_column,
+            token=self.key_text if token is None else token,
+            expected=expected,
+            params=params,
+        )
 
 
-def _tok_error(tok: _Tok, code: str, message: str, expected: str | None = None,
-               **params: Any) -> NotationError:  # fmt: skip
-    return NotationError(code, message, line=tok.line, column=tok.column, token=tok.text,
-                         expected=expected, params=params)  # fmt: skip
-
-
-def _card(tok: _Tok, expected: str = CARD_FORMS) -> Kind:
+def read_card(tok: Tok, expected: str = CARD_FORMS) -> Kind:
+    """One card token, or ``bad_card``."""
     try:
         return parse_kind(tok.text)
     except ValueError:
@@ -185,30 +239,76 @@ def _card(tok: _Tok, expected: str = CARD_FORMS) -> Kind:
             hint = " (a three is 3R, red, or 3B, black)"
         elif re.fullmatch(r"[0-9]+", tok.text):
             hint = f" (for {tok.text} unknown cards write ?{tok.text})"
-        raise _tok_error(tok, "bad_card", f"'{tok.text}' is not a card{hint}", expected) from None
+        raise tok.error("bad_card", f"'{tok.text}' is not a card{hint}", expected) from None
+
+
+# ---------------------------------------------------------------------------- formats
+
+
+@dataclass(frozen=True, slots=True)
+class PositionFormat:
+    """How one rule family's positions are read and written.
+
+    ``notation`` registers Classic's; a variant's notation module registers its own
+    (``register_position_format``), so this module never imports a variant's.  ``keys`` are
+    whole keys only this family has ("round"), ``seat_keys`` follow a seat ("S foot") and
+    ``team_keys`` a team ("NS piles")."""
+
+    family: str
+    title: str
+    parse: Callable[[dict[str, Line], RuleSet], State]
+    format: Callable[[State], str]
+    keys: tuple[str, ...] = ()
+    seat_keys: tuple[str, ...] = ()
+    team_keys: tuple[str, ...] = ()
+
+    @property
+    def own_words(self) -> tuple[str, ...]:
+        """The last words of this family's own keys."""
+        return (*self.keys, *self.seat_keys, *self.team_keys)
+
+
+#: The formats by rule family (``RuleSet.family``).
+POSITION_FORMATS: Final[dict[str, PositionFormat]] = {}
+CLASSIC: Final = "classic"
+
+
+def register_position_format(position_format: PositionFormat) -> None:
+    """Read and write the positions of ``position_format.family`` with it."""
+    POSITION_FORMATS[position_format.family] = position_format
 
 
 # ---------------------------------------------------------------------------- keys
 
 _FIXED_KEYS: Final = (
     "rules", "scores", "turn", "pile", "stock", "seed", "set aside", "dealer", "hand",
-    "flags", "ended", "round", "known", "thrown",
+    "flags", "ended", "known", "thrown",
 )  # fmt: skip
-_SEAT_WORDS: Final = ("s", "w", "n", "e")
-_TEAM_WORDS: Final = {"ns": "NS", "sn": "NS", "ew": "EW", "we": "EW", "s": "S", "n": "N"}
-_TEAM_SUFFIXES: Final = ("melds", "red threes", "piles")
-KNOWN_KEYS: Final = (
+SEAT_WORDS: Final = ("s", "w", "n", "e")
+TEAM_WORDS: Final = {"ns": "NS", "sn": "NS", "ew": "EW", "we": "EW", "s": "S", "n": "N"}
+_CLASSIC_KNOWN_KEYS: Final = (
     "rules, scores, turn, S W N E (hands), NS/EW melds, NS/EW red threes, set aside, pile, "
-    "stock, seed, dealer, hand, flags, ended, known, thrown (Hand and Foot also: round, "
-    "S/W/N/E foot, NS/EW piles)"
+    "stock, seed, dealer, hand, flags, ended, known, thrown"
 )
-#: Keys only a Hand and Foot position has (``handfoot_notation``).
-HANDFOOT_KEYS: Final = ("round", "piles", "foot")
 
 
-def _read_lines(text: str) -> dict[str, _Line]:
+def known_keys() -> str:
+    """Every key a position may have, in English (what ``unknown_key`` expected)."""
+    text = _CLASSIC_KNOWN_KEYS
+    for variant in POSITION_FORMATS.values():
+        if variant.family != CLASSIC:
+            own = [
+                *variant.keys,
+                *(f"S/W/N/E {k}" for k in variant.seat_keys),
+                *(f"NS/EW {k}" for k in variant.team_keys),
+            ]
+            text += f" ({variant.title} also: {', '.join(own)})"
+    return text
+
+
+def read_lines(text: str) -> dict[str, Line]:
     """Split ``text`` into ``key: value`` lines (comments and blank lines dropped)."""
-    out: dict[str, _Line] = {}
+    out: dict[str, Line] = {}
     for number, raw in enumerate(text.splitlines(), start=1):
         body = raw.split("#", 1)[0]
         if not body.strip():
@@ -216,52 +316,61 @@ def _read_lines(text: str) -> dict[str, _Line]:
         if ":" not in body:
             stripped = body.strip()
             column = len(body) - len(body.lstrip()) + 1
-            raise NotationError("missing_colon", f"'{stripped}' has no ':' after its key",
-                                line=number, column=column, token=stripped,
-                                expected="KEY: VALUE, for example 'turn: S draw'")  # fmt: skip
+            raise NotationError(
+                "missing_colon",
+                f"'{stripped}' has no ':' after its key",
+                line=number,
+                column=column,
+                token=stripped,
+                expected="KEY: VALUE, for example 'turn: S draw'",
+            )
         key_text, value = body.split(":", 1)
         key_column = len(key_text) - len(key_text.lstrip()) + 1
         key = " ".join(key_text.lower().split())
+        line = Line(key, key_text.strip(), number, key_column, value, len(key_text) + 2)
         if not _known_key(key):
-            raise NotationError("unknown_key", f"'{key_text.strip()}' is not a key",
-                                line=number, column=key_column, token=key_text.strip(),
-                                expected=KNOWN_KEYS)  # fmt: skip
+            raise line.key_error("unknown_key", f"'{line.key_text}' is not a key", known_keys())
         if key in out:
-            raise NotationError("duplicate_key",
-                                f"'{key_text.strip()}' was already given on line "
-                                f"{out[key].number}",
-                                line=number, column=key_column, token=key_text.strip(),
-                                expected="each key once",
-                                params={"name": key, "first_line": out[key].number})  # fmt: skip
-        out[key] = _Line(key, key_text.strip(), number, key_column, value,
-                         len(key_text) + 2)  # fmt: skip
+            first = out[key].number
+            raise line.key_error(
+                "duplicate_key",
+                f"'{line.key_text}' was already given on line {first}",
+                "each key once",
+                name=key,
+                first_line=first,
+            )
+        out[key] = line
     return out
 
 
 def _known_key(key: str) -> bool:
-    if key in _FIXED_KEYS or key in _SEAT_WORDS:
+    if key in _FIXED_KEYS or key in SEAT_WORDS:
         return True
-    if key.endswith(" foot") and key[:-5] in _SEAT_WORDS:
-        return True
-    for suffix in _TEAM_SUFFIXES:
-        if key.endswith(" " + suffix) and key[: -len(suffix) - 1] in _TEAM_WORDS:
+    head, _, last = key.partition(" ")
+    for variant in POSITION_FORMATS.values():
+        if key in variant.keys:
+            return True
+        if head in SEAT_WORDS and last in variant.seat_keys:
+            return True
+        if head in TEAM_WORDS and last in variant.team_keys:
             return True
     return False
 
 
-def _team_key(lines: dict[str, _Line], team_name: str, suffix: str) -> _Line | None:
-    found: _Line | None = None
-    for word, name in _TEAM_WORDS.items():
+def team_line(lines: dict[str, Line], team_name: str, suffix: str) -> Line | None:
+    """The line of a team's ``suffix`` ("NS melds", or its other spelling "SN melds")."""
+    found: Line | None = None
+    for word, name in TEAM_WORDS.items():
         line = lines.get(f"{word} {suffix}")
         if name == team_name and line is not None:
             if found is not None:
-                raise NotationError("duplicate_key",
-                                    f"'{line.key_text}' repeats '{found.key_text}' "
-                                    f"(line {found.number})",
-                                    line=line.number, column=line.key_column,
-                                    token=line.key_text, expected="each key once",
-                                    params={"name": line.key,
-                                            "first_line": found.number})  # fmt: skip
+                raise line.key_error(
+                    "duplicate_key",
+                    f"'{line.key_text}' repeats '{found.key_text}' (line {found.number})",
+                    "each key once",
+                    name=line.key,
+                    first_line=found.number,
+                )
             found = line
     return found
 
@@ -269,88 +378,65 @@ def _team_key(lines: dict[str, _Line], team_name: str, suffix: str) -> _Line | N
 # ---------------------------------------------------------------------------- values
 
 
-def _int(tok: _Tok, what: str, minimum: int = -MAX_NUMBER, maximum: int = MAX_NUMBER) -> int:
+def read_int(tok: Tok, what: str, minimum: int = -MAX_NUMBER, maximum: int = MAX_NUMBER) -> int:
     """A whole number of ASCII digits from ``minimum`` to ``maximum`` (never ``int()`` of
     thousands of digits: the length is checked first)."""
     text = tok.text.replace("_", "")
     if not _ASCII_INT.fullmatch(text):
-        raise _tok_error(tok, "bad_number", f"'{tok.text}' is not a whole number", what)
+        raise tok.error("bad_number", f"'{tok.text}' is not a whole number", what)
     digits = text.lstrip("+-").lstrip("0")
     if len(digits) > len(str(max(abs(minimum), abs(maximum)))) or not (
         minimum <= int(text) <= maximum
     ):
-        raise _tok_error(tok, "number_out_of_range", f"'{tok.text}' is out of range",
-                         f"{what}, from {minimum} to {maximum}", minimum=minimum,
-                         maximum=maximum)  # fmt: skip
+        raise tok.error(
+            "number_out_of_range",
+            f"'{tok.text}' is out of range",
+            f"{what}, from {minimum} to {maximum}",
+            minimum=minimum,
+            maximum=maximum,
+        )
     return int(text)
 
 
-def _bool(tok: _Tok, value: str, name: str) -> bool:
+def _read_bool(tok: Tok, value: str, name: str) -> bool:
     low = value.lower()
     if low in YES_WORDS:
         return True
     if low in NO_WORDS:
         return False
-    raise _tok_error(tok, "bad_option_value", f"'{value}' is not yes or no for {name}",
-                     "yes or no", option=name)  # fmt: skip
+    raise tok.error(
+        "bad_option_value", f"'{value}' is not yes or no for {name}", "yes or no", option=name
+    )
 
 
-def _parse_rules(line: _Line) -> RuleSet:
+def read_one(line: Line, code: str, message: str, expected: str, **params: Any) -> Tok:
+    """The value's only token; ``code`` when it has none or several."""
+    toks = line.tokens()
+    if len(toks) != 1:
+        raise line.error(code, message, expected, **params)
+    return toks[0]
+
+
+# ---------------------------------------------------------------------------- rules
+
+
+def read_rules(line: Line) -> RuleSet:
+    """``rules: classic4 black_three_freezes=yes``: a preset and options that differ from it."""
     toks = line.tokens()
     if not toks:
         raise line.error("bad_rules", "the rules are missing", "classic4 or classic2")
     name = toks[0].text.lower()
     if name not in PRESETS:
-        raise _tok_error(toks[0], "bad_rules", f"'{toks[0].text}' is not a rule set",
-                         " or ".join(PRESETS))  # fmt: skip
+        raise toks[0].error(
+            "bad_rules", f"'{toks[0].text}' is not a rule set", " or ".join(PRESETS)
+        )
     rules = PRESETS[name]
-    kinds = {f.name: type(getattr(rules, f.name)) for f in fields(RuleSet) if f.name != "name"}
     seen: set[str] = set()
-    int_toks: dict[str, _Tok] = {}
-
-    def is_players(tok: _Tok) -> bool:
-        return tok.text.partition("=")[0].lower().replace("-", "_") == "players"
-
+    int_toks: dict[str, Tok] = {}
     # ``players`` first: the largest hand size depends on it (rules.int_range).
-    for tok in sorted(toks[1:], key=lambda t: not is_players(t)):
-        option, eq, value = tok.text.partition("=")
-        option = option.lower().replace("-", "_")
-        if option not in kinds:
-            raise _tok_error(tok, "unknown_option", f"'{option}' is not a rule option",
-                             "an option such as black_three_freezes=yes, "
-                             "two_naturals_per_wild=yes, ask_partner=no, "
-                             "upcard_turn_until_natural=yes", option=option)  # fmt: skip
-        if not eq or not value:
-            raise _tok_error(tok, "bad_option_value", f"'{tok.text}' has no value",
-                             f"{option}=VALUE", option=option)  # fmt: skip
-        if option in seen:
-            raise _tok_error(tok, "duplicate_option", f"'{option}' is given twice",
-                             "each option once", option=option)  # fmt: skip
-        seen.add(option)
-        parsed: Any
-        kind = kinds[option]
-        if kind is bool:
-            parsed = _bool(tok, value, option)
-            if option not in BOOL_OPTIONS[rules.family] and parsed != getattr(rules, option):
-                raise _tok_error(tok, "option_not_in_variant", f"'{option}' is not an "
-                                 f"option of {rules.name}", "an option of these rules",
-                                 option=option)  # fmt: skip
-        elif kind is int:
-            value_tok = _Tok(value, tok.line, tok.column + len(option) + 1)
-            parsed = _option_int(value_tok, option,
-                                 *int_range(option, rules.players, rules.family))  # fmt: skip
-            if option == "players" and parsed not in (2, 4):
-                raise _tok_error(tok, "bad_option_value", "a game has 2 or 4 players",
-                                 "players=2 or players=4", option=option)  # fmt: skip
-            int_toks[option] = value_tok
-        else:
-            parsed = value
-            # The family comes with the rule set's name (a preset of that family).
-            if value != getattr(rules, option):
-                raise _tok_error(tok, "bad_option_value",
-                                 f"'{value}' is not a rule family this engine plays",
-                                 rules.family, option=option)  # fmt: skip
-        rules = rules.with_options(**{option: parsed})
+    for tok in sorted(toks[1:], key=lambda t: not _is_players(t)):
+        option, value = _option_name(tok, seen)
+        rules = rules.with_options(**{option: _option_value(tok, option, value, rules, int_toks)})
     # The deal must leave a stock (rules.DEALT_MAX): the bound depends on ``players``.
     low, high = int_range("hand_size", rules.players, rules.family)
     if not low <= rules.hand_size <= high:
@@ -359,52 +445,148 @@ def _parse_rules(line: _Line) -> RuleSet:
     return rules
 
 
-def _option_int(tok: _Tok, option: str, low: int, high: int) -> int:
+#: Each rule option's type (bool, int or str), by name.
+_OPTION_TYPES: Final[dict[str, type]] = {
+    f.name: type(getattr(PRESETS["classic4"], f.name)) for f in fields(RuleSet) if f.name != "name"
+}
+
+
+def _is_players(tok: Tok) -> bool:
+    return tok.text.partition("=")[0].lower().replace("-", "_") == "players"
+
+
+def _option_name(tok: Tok, seen: set[str]) -> tuple[str, str]:
+    """``name=value``: a known option, given once, with a value."""
+    option, eq, value = tok.text.partition("=")
+    option = option.lower().replace("-", "_")
+    if option not in _OPTION_TYPES:
+        raise tok.error(
+            "unknown_option",
+            f"'{option}' is not a rule option",
+            "an option such as black_three_freezes=yes, two_naturals_per_wild=yes, "
+            "ask_partner=no, upcard_turn_until_natural=yes",
+            option=option,
+        )
+    if not eq or not value:
+        raise tok.error(
+            "bad_option_value", f"'{tok.text}' has no value", f"{option}=VALUE", option=option
+        )
+    if option in seen:
+        raise tok.error(
+            "duplicate_option", f"'{option}' is given twice", "each option once", option=option
+        )
+    seen.add(option)
+    return option, value
+
+
+def _option_value(
+    tok: Tok, option: str, value: str, rules: RuleSet, int_toks: dict[str, Tok]
+) -> Any:
+    """An option's value, as these rules may take it (``int_toks``: where each int was)."""
+    kind = _OPTION_TYPES[option]
+    if kind is bool:
+        parsed = _read_bool(tok, value, option)
+        if option not in BOOL_OPTIONS[rules.family] and parsed != getattr(rules, option):
+            raise tok.error(
+                "option_not_in_variant",
+                f"'{option}' is not an option of {rules.name}",
+                "an option of these rules",
+                option=option,
+            )
+        return parsed
+    if kind is int:
+        value_tok = Tok(value, tok.line, tok.column + len(option) + 1)
+        number = _option_int(value_tok, option, *int_range(option, rules.players, rules.family))
+        if option == "players" and number not in (2, 4):
+            raise tok.error(
+                "bad_option_value",
+                "a game has 2 or 4 players",
+                "players=2 or players=4",
+                option=option,
+            )
+        int_toks[option] = value_tok
+        return number
+    # The family comes with the rule set's name (a preset of that family).
+    if value != getattr(rules, option):
+        raise tok.error(
+            "bad_option_value",
+            f"'{value}' is not a rule family this engine plays",
+            rules.family,
+            option=option,
+        )
+    return value
+
+
+def _option_int(tok: Tok, option: str, low: int, high: int) -> int:
     """An integer rule option within the range this engine plays (``rules.INT_RANGES``)."""
     try:
-        return _int(tok, option, low, high)
+        return read_int(tok, option, low, high)
     except NotationError as exc:
         if exc.code != "number_out_of_range":
             raise
         raise _option_range_error(tok, option, low, high) from None
 
 
-def _option_range_error(tok: _Tok, option: str, low: int, high: int,
-                        players: int | None = None) -> NotationError:  # fmt: skip
+def _option_range_error(
+    tok: Tok, option: str, low: int, high: int, players: int | None = None
+) -> NotationError:
     if low == high:
-        return _tok_error(tok, "unsupported_option_value", f"this engine plays {option} only "
-                          f"as {low}, not '{tok.text}'", f"{option}={low}", option=option,
-                          supported=low)  # fmt: skip
+        return tok.error(
+            "unsupported_option_value",
+            f"this engine plays {option} only as {low}, not '{tok.text}'",
+            f"{option}={low}",
+            option=option,
+            supported=low,
+        )
     why = f" ({players} hands must leave a stock)" if players is not None else ""
-    return _tok_error(tok, "option_out_of_range", f"'{tok.text}' is out of range for "
-                      f"{option}{why}", f"{option} from {low} to {high}", option=option,
-                      minimum=low, maximum=high)  # fmt: skip
+    return tok.error(
+        "option_out_of_range",
+        f"'{tok.text}' is out of range for {option}{why}",
+        f"{option} from {low} to {high}",
+        option=option,
+        minimum=low,
+        maximum=high,
+    )
 
 
-def _seat(tok: _Tok, seats: Sequence[str]) -> int:
+# ---------------------------------------------------------------------------- seats, cards
+
+
+def read_seat(tok: Tok, seats: Sequence[str]) -> int:
+    """A seat's letter at this table."""
     up = tok.text.upper()
     if up not in seats:
-        raise _tok_error(tok, "bad_seat", f"'{tok.text}' is not a seat in a "
-                         f"{len(seats)}-player game", " ".join(seats),
-                         seats=" ".join(seats))  # fmt: skip
+        raise tok.error(
+            "bad_seat",
+            f"'{tok.text}' is not a seat in a {len(seats)}-player game",
+            " ".join(seats),
+            seats=" ".join(seats),
+        )
     return seats.index(up)
 
 
-def _team(tok: _Tok, teams: Sequence[str]) -> int:
-    up = tok.text.upper()
-    name = _TEAM_WORDS.get(up.lower())
+def read_team(tok: Tok, teams: Sequence[str]) -> int:
+    """A team's name at this table ("NS", or "SN")."""
+    name = TEAM_WORDS.get(tok.text.lower())
     if name not in teams:
-        raise _tok_error(tok, "bad_team", f"'{tok.text}' is not a team in this game",
-                         " or ".join(teams), teams=" ".join(teams))  # fmt: skip
+        raise tok.error(
+            "bad_team",
+            f"'{tok.text}' is not a team in this game",
+            " or ".join(teams),
+            teams=" ".join(teams),
+        )
     return teams.index(name)
 
 
-# A card list is known cards, unknown placeholders (``?N``), and in the stock ``rest``.
-_Item = tuple[str, int, _Tok]  # ("card", kind, tok) | ("unknown", count, tok) | ("rest", 0, tok)
+#: A card list is known cards, unknown placeholders (``?N``), and in the stock ``rest``:
+#: ("card", kind, tok) | ("unknown", count, tok) | ("rest", 0, tok).
+Item = tuple[str, int, Tok]
 
 
-def _card_items(line: _Line, *, allow_unknown: bool, allow_rest: bool,
-                deck_size: int = DECK_SIZE) -> list[_Item]:  # fmt: skip
+def card_items(
+    line: Line, *, allow_unknown: bool, allow_rest: bool, deck_size: int = DECK_SIZE
+) -> list[Item]:
+    """A list of cards, ``?N`` (``allow_unknown``) and ``rest`` (``allow_rest``), or ``-``."""
     toks = line.tokens()
     if len(toks) == 1 and toks[0].text == "-":
         return []
@@ -413,55 +595,74 @@ def _card_items(line: _Line, *, allow_unknown: bool, allow_rest: bool,
         expected += ", " + UNKNOWN_FORMS
     if allow_rest:
         expected += ", 'rest' for every card not placed elsewhere, or '-' for none"
-    items: list[_Item] = []
+    items: list[Item] = []
     for tok in toks:
         text = tok.text
         if text.startswith("?") and allow_unknown:
-            count_text = text[1:] or "1"
-            if not re.fullmatch(r"[0-9]+", count_text):  # ASCII digits only: not ?² nor ?١١
-                raise _tok_error(tok, "bad_count", f"'{text}' is not a count of unknown cards",
-                                 UNKNOWN_FORMS)  # fmt: skip
-            count = _int(_Tok(count_text, tok.line, tok.column + 1),
-                         "a count of unknown cards", 0, deck_size)  # fmt: skip
-            items.append(("unknown", count, tok))
+            items.append(("unknown", _unknown_count(tok, deck_size), tok))
         elif text.lower() == "rest" and allow_rest:
             if any(kind == "rest" for kind, _, _ in items):
-                raise _tok_error(tok, "duplicate_rest", "'rest' may appear only once",
-                                 "one 'rest'")  # fmt: skip
+                raise tok.error("duplicate_rest", "'rest' may appear only once", "one 'rest'")
             items.append(("rest", 0, tok))
         elif text == "-":
-            raise _tok_error(tok, "bad_card", "'-' means 'none' and must stand alone", expected)
+            raise tok.error("bad_card", "'-' means 'none' and must stand alone", expected)
         else:
-            items.append(("card", int(_card(tok, expected)), tok))
+            items.append(("card", int(read_card(tok, expected)), tok))
     return items
 
 
-def _meld_groups(line: _Line, rules: RuleSet) -> list[tuple[MeldGroup, _Tok, list[_Tok]]]:
-    """Melds separated by '|': each a group, the token it starts at, and its card tokens."""
+def _unknown_count(tok: Tok, deck_size: int) -> int:
+    count_text = tok.text[1:] or "1"
+    if not re.fullmatch(r"[0-9]+", count_text):  # ASCII digits only: not ?² nor ?١١
+        raise tok.error("bad_count", f"'{tok.text}' is not a count of unknown cards", UNKNOWN_FORMS)
+    return read_int(
+        Tok(count_text, tok.line, tok.column + 1), "a count of unknown cards", 0, deck_size
+    )
+
+
+def unknown_total(items: Sequence[Item]) -> int:
+    """How many unknown cards (``?N``) a card list holds."""
+    return sum(value for kind, value, _ in items if kind == "unknown")
+
+
+def meld_chunks(line: Line, none: str) -> Iterator[list[Tok]]:
+    """Melds separated by '|': each meld's card tokens (``-`` for none), one by one, so that
+    the first faulty meld is the one reported.  ``none``: how the message writes "none"."""
     toks = line.tokens("|")
     if len(toks) == 1 and toks[0].text == "-":
-        return []
-    chunks: list[list[_Tok]] = [[]]
+        return
+    chunks: list[list[Tok]] = [[]]
     for tok in toks:
         if tok.text == "|":
             chunks.append([])
         else:
             chunks[-1].append(tok)
-    out: list[tuple[MeldGroup, _Tok, list[_Tok]]] = []
-    seen: dict[int, _Tok] = {}
     for chunk in chunks:
         if not chunk:
-            raise line.error("bad_meld", "an empty meld (two '|' in a row, or one at an end)",
-                             "cards between the '|' signs, or '-' for no melds",
-                             problem="no_cards")  # fmt: skip
+            raise line.error(
+                "bad_meld",
+                "an empty meld (two '|' in a row, or one at an end)",
+                f"cards between the '|' signs, or '-' for {none}",
+                problem="no_cards",
+            )
+        yield chunk
+
+
+def _meld_groups(line: Line, rules: RuleSet) -> list[tuple[MeldGroup, list[Tok]]]:
+    """Classic melds: each a group and its card tokens."""
+    out: list[tuple[MeldGroup, list[Tok]]] = []
+    seen: set[int] = set()
+    for chunk in meld_chunks(line, "no melds"):
         group = _meld_group(chunk, rules)
         if group.rank in seen:
-            raise _tok_error(chunk[0], "duplicate_meld",
-                             f"a second meld of {TOKENS[group.rank]} (C-MELD-3: one meld of "
-                             "each rank per team)", "one meld per rank",
-                             rank=TOKENS[group.rank])  # fmt: skip
-        seen[group.rank] = chunk[0]
-        out.append((group, chunk[0], chunk))
+            raise chunk[0].error(
+                "duplicate_meld",
+                f"a second meld of {TOKENS[group.rank]} (C-MELD-3: one meld of each rank per team)",
+                "one meld per rank",
+                rank=TOKENS[group.rank],
+            )
+        seen.add(group.rank)
+        out.append((group, chunk))
     return out
 
 
@@ -479,20 +680,21 @@ _MELD_PROBLEMS: Final[dict[str, str]] = {
 }
 
 
-def _meld_group(chunk: list[_Tok], rules: RuleSet) -> MeldGroup:
-    kinds = [_card(tok) for tok in chunk]
-    first = chunk[0]
-    expected = "3 or more cards of one rank, at least 2 natural, at most 3 wild"
-
-    def bad(problem: str, message: str, **params: Any) -> NotationError:
-        return NotationError("bad_meld", message, line=first.line, column=first.column,
-                             token=" ".join(t.text for t in chunk), expected=expected,
-                             params={"problem": problem, **params})  # fmt: skip
-
+def _meld_group(chunk: list[Tok], rules: RuleSet) -> MeldGroup:
+    kinds = [read_card(tok) for tok in chunk]
     problem = new_meld_shape(rules, kinds)
     if problem is not None:
         message = _MELD_PROBLEMS.get(problem.code, "not a meld")
-        raise bad(problem.code, f"{message} ({problem.rule})", **problem.params)
+        first = chunk[0]
+        raise NotationError(
+            "bad_meld",
+            f"{message} ({problem.rule})",
+            line=first.line,
+            column=first.column,
+            token=" ".join(t.text for t in chunk),
+            expected="3 or more cards of one rank, at least 2 natural, at most 3 wild",
+            params={"problem": problem.code, **problem.params},
+        )
     rank = max(kinds)
     wilds = sum(1 for k in kinds if k <= TWO)
     naturals = len(kinds) - wilds
@@ -504,106 +706,134 @@ def _meld_group(chunk: list[_Tok], rules: RuleSet) -> MeldGroup:
 
 
 @dataclass(slots=True)
-class _Flags:
+class Flags:
+    """The ``flags:`` line: facts of the turn in progress and of the hand."""
+
     took_pile: bool = False
     melded_this_turn: bool = False
     asked: Asked | None = None
-    asked_tok: _Tok | None = None
+    asked_tok: Tok | None = None
     has_melded: list[bool] | None = None
     created: set[int] = field(default_factory=set)
-    created_tok: _Tok | None = None
+    created_tok: Tok | None = None
     penalties: list[int] = field(default_factory=lambda: [0, 0])
-    turn_fact_tok: _Tok | None = None  # a fact that only a turn in progress can have
+    turn_fact_tok: Tok | None = None  # a fact that only a turn in progress can have
 
 
 FLAG_FORMS: Final = (
     "took-pile, melded-this-turn, asked=yes|no, has-melded=SEATS|-, created=RANKS, "
     "penalty-TEAM=POINTS"
 )
+_MELD_RANKS: Final = "a meld rank: 3B 4 5 6 7 8 9 10 J Q K A"
 
 
-def _parse_flags(line: _Line | None, seats: Sequence[str], teams: Sequence[str]) -> _Flags:
-    flags = _Flags()
+def read_flags(line: Line | None, seats: Sequence[str], teams: Sequence[str]) -> Flags:
+    """The flags, each at most once (no line: none)."""
+    flags = Flags()
     if line is None:
         return flags
     seen: set[str] = set()
     for tok in line.tokens():
         name, eq, value = tok.text.partition("=")
         name = name.lower().replace("_", "-")
-        base = "penalty" if name.startswith("penalty-") else name
         if name in seen:
-            raise _tok_error(tok, "duplicate_flag", f"'{name}' is given twice", "each flag once")
+            raise tok.error("duplicate_flag", f"'{name}' is given twice", "each flag once")
         seen.add(name)
-        if base in ("took-pile", "melded-this-turn"):
+        if name in ("took-pile", "melded-this-turn"):
             if eq:
-                raise _tok_error(tok, "bad_flag", f"'{name}' takes no value", name)
-            if base == "took-pile":
-                flags.took_pile = True
-            else:
-                flags.melded_this_turn = True
-            flags.turn_fact_tok = flags.turn_fact_tok or tok
-        elif base == "asked":
-            low = value.lower()
-            if low not in ("yes", "no"):
-                raise _tok_error(tok, "bad_flag", f"'{tok.text}' is not asked=yes or asked=no",
-                                 "asked=yes or asked=no")  # fmt: skip
-            flags.asked = Asked.YES if low == "yes" else Asked.NO
-            flags.asked_tok = tok
-            flags.turn_fact_tok = flags.turn_fact_tok or tok
-        elif base == "has-melded":
-            flags.has_melded = [False] * len(seats)
-            if value != "-":
-                for part in _parts(tok, value, "has-melded=S,N or has-melded=-"):
-                    flags.has_melded[_seat(part, seats)] = True
-        elif base == "created":
-            flags.created_tok = tok
-            for part in _parts(tok, value, "created=K,7"):
-                kind = _card(part, "a meld rank: 3B 4 5 6 7 8 9 10 J Q K A")
-                if kind < BLACK3:
-                    raise _tok_error(part, "bad_flag", f"'{part.text}' is not a meld rank",
-                                     "a meld rank: 3B 4 5 6 7 8 9 10 J Q K A")  # fmt: skip
-                flags.created.add(int(kind))
-            flags.turn_fact_tok = flags.turn_fact_tok or tok
-        elif base == "penalty":
-            team_tok = _Tok(name[len("penalty-") :], tok.line, tok.column + len("penalty-"))
-            team = _team(team_tok, teams)
-            value_tok = _Tok(value, tok.line, tok.column + len(name) + 1)
-            flags.penalties[team] = _int(value_tok, "penalty points, for example 100", 0)
+                raise tok.error("bad_flag", f"'{name}' takes no value", name)
+            flags.took_pile |= name == "took-pile"
+            flags.melded_this_turn |= name == "melded-this-turn"
+        elif name == "asked":
+            flags.asked, flags.asked_tok = _read_asked(tok, value), tok
+        elif name == "has-melded":
+            flags.has_melded = _read_has_melded(tok, value, seats)
+        elif name == "created":
+            flags.created, flags.created_tok = _read_created(tok, value), tok
+        elif name.startswith("penalty-") or name == "penalty":  # "penalty": a team is missing
+            team, points = _read_penalty(tok, name, value, teams)
+            flags.penalties[team] = points
         else:
-            raise _tok_error(tok, "bad_flag", f"'{tok.text}' is not a flag", FLAG_FORMS)
+            raise tok.error("bad_flag", f"'{tok.text}' is not a flag", FLAG_FORMS)
+        if name in ("took-pile", "melded-this-turn", "asked", "created"):
+            flags.turn_fact_tok = flags.turn_fact_tok or tok
     return flags
 
 
-def _parts(tok: _Tok, value: str, expected: str) -> Iterator[_Tok]:
+def _read_asked(tok: Tok, value: str) -> Asked:
+    low = value.lower()
+    if low not in ("yes", "no"):
+        raise tok.error(
+            "bad_flag", f"'{tok.text}' is not asked=yes or asked=no", "asked=yes or asked=no"
+        )
+    return Asked.YES if low == "yes" else Asked.NO
+
+
+def _read_has_melded(tok: Tok, value: str, seats: Sequence[str]) -> list[bool]:
+    has_melded = [False] * len(seats)
+    if value != "-":
+        for part in _flag_parts(tok, value, "has-melded=S,N or has-melded=-"):
+            has_melded[read_seat(part, seats)] = True
+    return has_melded
+
+
+def _read_created(tok: Tok, value: str) -> set[int]:
+    created: set[int] = set()
+    for part in _flag_parts(tok, value, "created=K,7"):
+        kind = read_card(part, _MELD_RANKS)
+        if kind < BLACK3:
+            raise part.error("bad_flag", f"'{part.text}' is not a meld rank", _MELD_RANKS)
+        created.add(int(kind))
+    return created
+
+
+def _read_penalty(tok: Tok, name: str, value: str, teams: Sequence[str]) -> tuple[int, int]:
+    team_tok = Tok(name[len("penalty-") :], tok.line, tok.column + len("penalty-"))
+    team = read_team(team_tok, teams)
+    value_tok = Tok(value, tok.line, tok.column + len(name) + 1)
+    return team, read_int(value_tok, "penalty points, for example 100", 0)
+
+
+def _flag_parts(tok: Tok, value: str, expected: str) -> Iterator[Tok]:
     if not value:
-        raise _tok_error(tok, "bad_flag", f"'{tok.text}' has no value", expected)
+        raise tok.error("bad_flag", f"'{tok.text}' has no value", expected)
     offset = tok.column + len(tok.text) - len(value)
     for m in re.finditer(r"[^,]+", value):
-        yield _Tok(m.group(0), tok.line, offset + m.start())
+        yield Tok(m.group(0), tok.line, offset + m.start())
 
 
-# ---------------------------------------------------------------------------- parsing
+# ---------------------------------------------------------------------------- counting, dealing
 
 
 @dataclass(slots=True)
-class _Counter:
+class CardCounter:
     """Counts every card a position places, to catch more of a kind than a deck has."""
 
     used: list[int] = field(default_factory=lambda: [0] * NUM_KINDS)
-    events: list[tuple[int, int, int, _Tok | None]] = field(default_factory=list)
+    events: list[tuple[int, int, int, Tok | None]] = field(default_factory=list)
     unknown: int = 0
-    rest_tok: _Tok | None = None
+    rest_tok: Tok | None = None
     deck: Sequence[int] = DECK_COUNTS
     rule: str = "C-DECK-1"
 
-    def add(self, kind: int, count: int, tok: _Tok | None) -> None:
+    def add(self, kind: int, count: int, tok: Tok | None) -> None:
         if count:
             self.events.append((kind, count, len(self.events), tok))
+
+    def add_items(self, items: Sequence[Item]) -> None:
+        """A card list's cards, its unknown cards and its ``rest``."""
+        for what, value, tok in items:
+            if what == "card":
+                self.add(value, 1, tok)
+            elif what == "unknown":
+                self.unknown += value
+            else:
+                self.rest_tok = tok
 
     def check(self) -> None:
         """C-DECK-1: never more of a kind than the deck holds (reported where it happens)."""
 
-        def order(event: tuple[int, int, int, _Tok | None]) -> tuple[int, int, int]:
+        def order(event: tuple[int, int, int, Tok | None]) -> tuple[int, int, int]:
             tok = event[3]
             return (tok.line, tok.column, event[2]) if tok else (0, 0, event[2])
 
@@ -614,300 +844,39 @@ class _Counter:
                     "too_many_cards",
                     f"the position holds {self.used[kind]} cards of kind {TOKENS[kind]}; "
                     f"a deck has {self.deck[kind]}",
-                    line=tok.line if tok else None, column=tok.column if tok else None,
+                    line=tok.line if tok else None,
+                    column=tok.column if tok else None,
                     token=tok.text if tok else None,
                     expected=f"at most {self.deck[kind]} of {TOKENS[kind]} ({self.rule})",
-                    params={"kind": TOKENS[kind], "count": self.used[kind],
-                            "deck": self.deck[kind]},
-                )  # fmt: skip
+                    params={
+                        "kind": TOKENS[kind],
+                        "count": self.used[kind],
+                        "deck": self.deck[kind],
+                    },
+                )
 
 
-def parse_position(text: str) -> State:
-    """Read a position (``docs/notation.md``); raises ``NotationError`` on any mistake."""
-    lines = _read_lines(text.removeprefix("\ufeff"))  # a byte-order mark from an editor
-    for required in ("rules", "turn"):
-        if required not in lines:
-            raise NotationError("missing_key", f"the position has no '{required}:' line",
-                                expected=f"a line '{required}: ...'",
-                                params={"name": required})  # fmt: skip
-    rules = _parse_rules(lines["rules"])
-    if rules.family == "handfoot":
-        from .handfoot_notation import parse_handfoot
-
-        return parse_handfoot(lines, rules)
-    for key, foreign in lines.items():
-        if key.split()[-1] in HANDFOOT_KEYS:
-            raise NotationError("unknown_key", f"'{foreign.key_text}' belongs to a Hand and "
-                                "Foot position, not a Classic one", line=foreign.number,
-                                column=foreign.key_column, token=foreign.key_text,
-                                expected=KNOWN_KEYS)  # fmt: skip
-    n = rules.players
-    seats = SEATS_4 if n == 4 else SEATS_2
-    teams = TEAMS_4 if n == 4 else TEAMS_2
-    line: _Line | None
-    for key, line in lines.items():
-        if key in _SEAT_WORDS and key.upper() not in seats:
-            raise NotationError("bad_seat", f"'{line.key_text}' is not a seat in a {n}-player "
-                                "game", line=line.number, column=line.key_column,
-                                token=line.key_text, expected=" ".join(seats),
-                                params={"seats": " ".join(seats)})  # fmt: skip
-        for suffix in _TEAM_SUFFIXES:
-            if key.endswith(" " + suffix):
-                word = key[: -len(suffix) - 1]
-                if _TEAM_WORDS[word] not in teams:
-                    raise NotationError("bad_team", f"'{word.upper()}' is not a team in a "
-                                        f"{n}-player game", line=line.number,
-                                        column=line.key_column, token=word.upper(),
-                                        expected=" or ".join(teams),
-                                        params={"teams": " ".join(teams)})  # fmt: skip
-    state = State(rules)
-    counter = _Counter()
-
-    # turn: SEAT PHASE
-    turn = lines["turn"]
-    toks = turn.tokens()
-    if len(toks) != 2:
-        raise turn.error("bad_turn", "the turn is a seat and a phase",
-                         "for example 'S draw' (phases: " + ", ".join(PHASES) + ")")  # fmt: skip
-    state.current = _seat(toks[0], seats)
-    phase_text = toks[1].text.lower()
-    if phase_text not in PHASES:
-        raise _tok_error(toks[1], "bad_phase", f"'{toks[1].text}' is not a phase",
-                         " | ".join(PHASES))  # fmt: skip
-    state.phase = Phase(phase_text)
-    if state.phase is Phase.ANSWER and not (rules.ask_partner and n == 4):
-        raise _tok_error(toks[1], "bad_phase", "nobody can be asked 'may I go out?' under "
-                         "these rules (C-ASK-1)", "draw, meld or ended")  # fmt: skip
-
-    # scores
-    if "scores" in lines:
-        line = lines["scores"]
-        toks = [t for t in line.tokens(",") if t.text != ","]
-        if len(toks) != 4:
-            raise line.error("bad_scores", "the scores are two teams with a number each",
-                             f"for example '{teams[0]} 0, {teams[1]} 1500'")  # fmt: skip
-        given: set[int] = set()
-        for team_tok, number_tok in ((toks[0], toks[1]), (toks[2], toks[3])):
-            team = _team(team_tok, teams)
-            if team in given:
-                raise _tok_error(team_tok, "bad_scores", "a team's score is given twice",
-                                 f"{teams[0]} and {teams[1]} once each")  # fmt: skip
-            given.add(team)
-            state.scores[team] = _int(number_tok, "a cumulative score, for example 1500")
-
-    # dealer, hand number
-    if "dealer" in lines:
-        line = lines["dealer"]
-        toks = line.tokens()
-        if len(toks) != 1:
-            raise line.error(
-                "bad_seat", "the dealer is one seat", " ".join(seats), seats=" ".join(seats)
-            )
-        state.dealer = _seat(toks[0], seats)
-    if "hand" in lines:
-        line = lines["hand"]
-        toks = line.tokens()
-        if len(toks) != 1:
-            raise line.error("bad_number", "the hand number is one number", "1, 2, 3 ...")
-        state.hand_number = _int(toks[0], "a hand number: 1, 2, 3 ...", 1)
-
-    # melds and red threes
-    for team, name in enumerate(teams):
-        line = _team_key(lines, name, "melds")
-        if line is not None:
-            for group, _, chunk in _meld_groups(line, rules):
-                state.melds[team][group.rank] = group
-                for tok in chunk:
-                    counter.add(int(_card(tok)), 1, tok)
-        state.down[team] = bool(state.melds[team])
-        line = _team_key(lines, name, "red threes")
-        if line is not None:
-            toks = line.tokens()
-            if len(toks) != 1:
-                raise line.error("bad_number", "red threes are one count", "0 to 4")
-            state.red_threes[team] = _int(toks[0], "a count of red threes, 0 to 4", 0)
-            counter.add(RED3, state.red_threes[team], toks[0])
-
-    # set aside (the current player's first-meld groups, C-MIN-4)
-    if "set aside" in lines:
-        line = lines["set aside"]
-        groups = _meld_groups(line, rules)
-        if groups:
-            if state.phase not in (Phase.DRAW, Phase.MELD):
-                raise line.error("set_aside_not_allowed", "melds can be set aside only in the "
-                                 "draw or meld phase", "no 'set aside' line")  # fmt: skip
-            if state.down[state.current % 2]:
-                raise line.error("set_aside_not_allowed", "the team has already met its "
-                                 "first-meld minimum, so nothing is set aside (C-MIN-3)",
-                                 "no 'set aside' line")  # fmt: skip
-        for group, _, chunk in groups:
-            state.staged[group.rank] = group
-            for tok in chunk:
-                counter.add(int(_card(tok)), 1, tok)
-
-    # hands
-    hand_items: list[list[_Item]] = []
-    for seat, name in enumerate(seats):
-        line = lines.get(name.lower())
-        if line is None:
-            raise NotationError("missing_key", f"the position has no hand for {name}",
-                                expected=f"a line '{name}: CARDS' or '{name}: ?11'",
-                                params={"name": name})  # fmt: skip
-        items = _card_items(line, allow_unknown=True, allow_rest=False)
-        hand_items.append(items)
-        for what, value, tok in items:
-            if what == "card":
-                if value == RED3 and seat == state.current and state.phase is not Phase.ENDED:
-                    raise _tok_error(
-                        tok,
-                        "red_three_in_hand",
-                        "the player to move holds no red three: it is laid down at once (C-RED-1)",
-                        "the red three in 'NS red threes' / 'EW red threes'",
-                    )
-                counter.add(value, 1, tok)
-            else:
-                counter.unknown += value
-
-    # pile and stock
-    pile_items: list[_Item] = []
-    if "pile" in lines:
-        pile_items = _card_items(lines["pile"], allow_unknown=True, allow_rest=False)
-    stock_line = lines.get("stock")
-    stock_items: list[_Item]
-    if stock_line is None:
-        stock_items = [("rest", 0, _Tok("rest", 0, 0))]
-    else:
-        stock_items = _card_items(stock_line, allow_unknown=True, allow_rest=True)
-    for what, value, tok in (*pile_items, *stock_items):
-        if what == "card":
-            counter.add(value, 1, tok)
-        elif what == "unknown":
-            counter.unknown += value
-        else:
-            counter.rest_tok = tok
-    counter.check()
-
-    # C-DECK-1: the counts add up to 108.
-    known = sum(counter.used)
-    placed = known + counter.unknown
-    rest = DECK_SIZE - placed
-    if rest < 0 or (rest > 0 and counter.rest_tok is None):
-        where = stock_line
-        raise NotationError(
-            "counts_do_not_add_up",
-            f"the position holds {placed} cards ({known} shown, {counter.unknown} unknown); "
-            f"a deck has {DECK_SIZE}: "
-            + (f"{-rest} too many" if rest < 0 else f"{rest} missing"),
-            line=where.number if where else None,
-            column=where.value_column if where else None,
-            expected="hands, melds, red threes, pile and stock adding up to 108 cards "
-            "(write the stock as 'rest' to put every other card there)",
-            params={"count": placed, "known": known, "unknown": counter.unknown,
-                    "deck": DECK_SIZE},
-        )  # fmt: skip
-
-    # Unknown cards: what remains of the deck, shuffled by the seed.
-    deal = _Dealer(DECK_COUNTS, counter.used, _read_seed(lines))
-    pool = deal.pool
-
-    for seat, items in enumerate(hand_items):
-        # Mid-hand, a red three never stays in a hand (C-RED-1): unknown hand cards are
-        # dealt from the other cards, and the red threes stay for the pile and the stock.
-        avoid = state.phase is not Phase.ENDED
-        for what, value, tok in items:
-            cards = [value] if what == "card" else deal(value, avoid, tok)
-            for card in cards:
-                state.hands[seat][card] += 1
-    state.pile = _fill(pile_items, deal, avoid_red_three=True)  # a red three is never discarded
-    state.stock = _fill(stock_items, deal, rest=len(pool) - _unknown_total(stock_items))
-    state.pile_freezers = sum(1 for k in state.pile if state._is_freezer(k))
-
-    # flags and the end of the hand
-    flags = _parse_flags(lines.get("flags"), seats, teams)
-    if flags.turn_fact_tok is not None and state.phase is Phase.DRAW:
-        raise _tok_error(flags.turn_fact_tok, "flag_not_in_phase", f"'{flags.turn_fact_tok.text}'"
-                         " describes a turn in progress, but the player has not drawn yet",
-                         "no turn facts in the draw phase")  # fmt: skip
-    if flags.asked_tok is not None and state.phase is Phase.ANSWER:
-        raise _tok_error(flags.asked_tok, "flag_not_in_phase", "the question "
-                         "is still waiting for its answer", "no 'asked=' flag in the answer "
-                         "phase")  # fmt: skip
-    if flags.asked_tok is not None and not (rules.ask_partner and n == 4):
-        raise _tok_error(flags.asked_tok, "flag_not_in_phase", "nobody can be "
-                         "asked 'may I go out?' under these rules (C-ASK-1)",
-                         "no 'asked=' flag")  # fmt: skip
-    state.took_pile = flags.took_pile
-    state.melded_this_turn = flags.melded_this_turn
-    state.asked = Asked.PENDING if state.phase is Phase.ANSWER else (flags.asked or Asked.NOT_ASKED)
-    missing = flags.created - set(state.melds[state.current % 2])
-    if missing:
-        assert flags.created_tok is not None
-        raise _tok_error(flags.created_tok, "bad_flag", "'created' names a rank the team of the "
-                         "player to move has no meld of: " +
-                         " ".join(TOKENS[k] for k in sorted(missing, reverse=True)),
-                         "ranks of that team's melds")  # fmt: skip
-    state.created_this_turn = set(flags.created)
-    if flags.has_melded is None:
-        # Default: everyone in a team that is down has melded (no surprise concealed bonus).
-        state.has_melded = [state.down[s % 2] for s in range(n)]
-    else:
-        state.has_melded = flags.has_melded
-    state.penalties = flags.penalties
-    read_record(lines, state, seats)
-
-    ended = lines.get("ended")
-    if state.phase is Phase.ENDED:
-        if ended is None:
-            raise NotationError("missing_key", "an ended hand needs an 'ended:' line",
-                                line=turn.number, expected="'ended: out S', 'ended: concealed "
-                                "S' or 'ended: stock S'", params={"name": "ended"})  # fmt: skip
-        toks = ended.tokens()
-        if len(toks) != 2 or toks[0].text.lower() not in END_KINDS:
-            raise ended.error(
-                "bad_end",
-                "the end of a hand is how and who",
-                "out|concealed|stock and a seat, for example 'out S'",
-            )
-        state.end = HandEnd(toks[0].text.lower(), _seat(toks[1], seats))
-        _check_end(state, ended, toks, seats)
-    elif ended is not None:
-        raise ended.error(
-            "bad_end",
-            f"the hand has not ended (the turn line says '{state.phase.value}')",
-            "no 'ended:' line, or 'turn: SEAT ended'",
-        )
-    else:
-        _check_hands_not_empty(state, lines, seats)
-    if state.phase is not Phase.ENDED and not state.legal_moves():
-        # A dead end no game can reach (say, one card in hand after drawing, and no canasta
-        # to go out with): nobody could ever move again.
-        raise turn.error(
-            "no_legal_moves",
-            "the player to move has no legal move in this position",
-            "a position in which the game can go on",
-            seat=seats[state.to_move],
-        )
-    return state
-
-
-def _read_seed(lines: dict[str, _Line]) -> int | str:
+def read_seed(lines: dict[str, Line]) -> int | str:
     """The ``seed:`` line: a number of at most ``SEED_DIGITS`` digits, or a word (0 without)."""
     if "seed" not in lines:
         return 0
-    seed_text = lines["seed"].value.strip()
+    line = lines["seed"]
+    seed_text = line.value.strip()
     if not seed_text:
-        raise lines["seed"].error("bad_seed", "the seed is empty", "a number or a word")
+        raise line.error("bad_seed", "the seed is empty", "a number or a word")
     if re.fullmatch(r"-?[0-9]+", seed_text):
         if len(seed_text.lstrip("-").lstrip("0")) > SEED_DIGITS:
-            raise lines["seed"].error("seed_too_long", f"a seed that is a number has at "
-                                      f"most {SEED_DIGITS} digits",
-                                      f"a number of at most {SEED_DIGITS} digits, or a "
-                                      "word", digits=SEED_DIGITS)  # fmt: skip
+            raise line.error(
+                "seed_too_long",
+                f"a seed that is a number has at most {SEED_DIGITS} digits",
+                f"a number of at most {SEED_DIGITS} digits, or a word",
+                digits=SEED_DIGITS,
+            )
         return int(seed_text)
     return seed_text
 
 
-class _Dealer:
+class Dealer:
     """Deals a position's unknown cards (``?N``, ``rest``): the cards of the deck the position
     does not show, shuffled by the seed, taken from the top; ``avoid_red_three`` skips red
     threes (a hand in play or the discard pile never holds one, C-RED-1 / H-RED-1)."""
@@ -918,7 +887,7 @@ class _Dealer:
             self.pool.extend([kind] * (deck[kind] - used[kind]))
         SplitMix64(seed).shuffle(self.pool)
 
-    def __call__(self, count: int, avoid_red_three: bool, tok: _Tok) -> list[int]:
+    def __call__(self, count: int, avoid_red_three: bool, tok: Tok) -> list[int]:
         pool = self.pool
         out: list[int] = []
         for _ in range(count):
@@ -926,37 +895,520 @@ class _Dealer:
             while avoid_red_three and index >= 0 and pool[index] == RED3:
                 index -= 1
             if index < 0:
-                raise _tok_error(tok, "cannot_fill", "only red threes are left to fill a hand",
-                                 "fewer unknown cards in hands")  # fmt: skip
+                raise tok.error(
+                    "cannot_fill",
+                    "only red threes are left to fill a hand",
+                    "fewer unknown cards in hands",
+                )
             out.append(pool.pop(index))
         return out
 
+    def fill(
+        self, items: Sequence[Item], rest: int = 0, avoid_red_three: bool = False
+    ) -> list[int]:
+        """A card list's cards, its unknown ones (and ``rest`` of them for ``rest``) dealt."""
+        out: list[int] = []
+        for what, value, tok in items:
+            if what == "card":
+                out.append(value)
+            else:
+                out.extend(self(value if what == "unknown" else rest, avoid_red_three, tok))
+        return out
 
-def _check_end(state: State, line: _Line, toks: Sequence[_Tok], seats: Sequence[str]) -> None:
-    """An ended hand ended the way the engine ends one: on the turn of the seat named, and a
-    player who went out holds no cards (C-OUT-2) and had the team's canastas (C-OUT-1)."""
+
+# ---------------------------------------------------------------------------- reading a position
+
+
+@dataclass(slots=True)
+class PositionParts:
+    """A position's parts, each read and checked, from which ``PositionReader.build`` makes
+    the state."""
+
+    current: int = 0
+    phase: Phase = Phase.DRAW
+    scores: list[int] = field(default_factory=lambda: [0, 0])
+    dealer: int | None = None
+    hand_number: int | None = None
+    melds: list[dict[int, MeldGroup]] = field(default_factory=lambda: [{}, {}])
+    down: list[bool] = field(default_factory=lambda: [False, False])
+    red_threes: list[int] = field(default_factory=lambda: [0, 0])
+    staged: dict[int, MeldGroup] = field(default_factory=dict)
+    hand_items: list[list[Item]] = field(default_factory=list)
+    pile_items: list[Item] = field(default_factory=list)
+    stock_items: list[Item] = field(default_factory=list)
+    hands: list[list[int]] = field(default_factory=list)  # count vectors, once dealt
+    pile: list[int] = field(default_factory=list)
+    stock: list[int] = field(default_factory=list)
+    flags: Flags = field(default_factory=Flags)
+    known: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    thrown: dict[int, int] = field(default_factory=dict)
+    end: HandEnd | None = None
+
+
+class PositionReader:
+    """Reads a Classic position: every part first, then the state (``read``).
+
+    A variant's reader (``handfoot_notation.HandFootReader``) extends the parts its rules
+    change with ``super()`` and reads its own keys.  The order the parts are read in decides
+    which of several mistakes is reported, so it is part of the notation's behaviour."""
+
+    #: How the message for a missing hand writes the unknown cards of one.
+    hand_example = "?11"
+    #: How a score is described when it is not a number.
+    score_what = "a cumulative score, for example 1500"
+    #: Why nobody is to answer a question (the ``answer`` phase without asking).
+    no_asking = "nobody can be asked 'may I go out?' under these rules (C-ASK-1)"
+
+    def __init__(
+        self,
+        lines: dict[str, Line],
+        rules: RuleSet,
+        deck: Sequence[int] = DECK_COUNTS,
+        deck_rule: str = "C-DECK-1",
+    ) -> None:
+        self.lines = lines
+        self.rules = rules
+        self.seats = seat_names(rules.players)
+        self.teams = team_names(rules.players)
+        self.deck = deck
+        self.deck_size = sum(deck)
+        self.counter = CardCounter(deck=deck, rule=deck_rule)
+        self.parts = PositionParts()
+
+    def read(self) -> State:
+        """The position's state; ``NotationError`` on its first mistake."""
+        self.check_keys()
+        self.read_turn()
+        self.read_scores()
+        self.read_dealer()
+        self.read_hand_number()
+        for team, name in enumerate(self.teams):
+            self.read_team(team, name)
+        self.read_set_aside()
+        for seat, name in enumerate(self.seats):
+            self.read_seat_cards(seat, name)
+        self.read_pile_and_stock()
+        self.check_counts()
+        deal = Dealer(self.deck, self.counter.used, read_seed(self.lines))
+        self.deal_hands(deal)
+        self.deal_table(deal)
+        self.read_flags()
+        self.parts.known, self.parts.thrown = read_record(self.lines, self.parts.hands, self.seats)
+        self.read_end()
+        state = self.build()
+        self.check_sense(state)
+        return state
+
+    # -------------------------------------------------------------- the parts
+
+    def check_keys(self) -> None:
+        """No key of another family's positions, and only this table's seats and teams."""
+        n, seats, teams = self.rules.players, self.seats, self.teams
+        for key, line in self.lines.items():
+            for variant in POSITION_FORMATS.values():
+                if variant.family != CLASSIC and key.split()[-1] in variant.own_words:
+                    raise line.key_error(
+                        "unknown_key",
+                        f"'{line.key_text}' belongs to a "
+                        f"{variant.title} position, not a Classic one",
+                        known_keys(),
+                    )
+        for key, line in self.lines.items():
+            if key in SEAT_WORDS and key.upper() not in seats:
+                raise line.key_error(
+                    "bad_seat",
+                    f"'{line.key_text}' is not a seat in a {n}-player game",
+                    " ".join(seats),
+                    seats=" ".join(seats),
+                )
+            word, _, suffix = key.partition(" ")
+            if suffix in ("melds", "red threes") and TEAM_WORDS[word] not in teams:
+                raise line.key_error(
+                    "bad_team",
+                    f"'{word.upper()}' is not a team in a {n}-player game",
+                    " or ".join(teams),
+                    token=word.upper(),
+                    teams=" ".join(teams),
+                )
+
+    def may_ask(self) -> bool:
+        """Whether the player going out may ask the partner first (C-ASK-1)."""
+        return self.rules.ask_partner and self.rules.players == 4
+
+    def read_turn(self) -> None:
+        """``turn: SEAT PHASE``."""
+        turn = self.lines["turn"]
+        toks = turn.tokens()
+        if len(toks) != 2:
+            raise turn.error(
+                "bad_turn",
+                "the turn is a seat and a phase",
+                "for example 'S draw' (phases: " + ", ".join(PHASES) + ")",
+            )
+        self.parts.current = read_seat(toks[0], self.seats)
+        phase_text = toks[1].text.lower()
+        if phase_text not in PHASES:
+            raise toks[1].error("bad_phase", f"'{toks[1].text}' is not a phase", " | ".join(PHASES))
+        self.parts.phase = Phase(phase_text)
+        if self.parts.phase is Phase.ANSWER and not self.may_ask():
+            raise toks[1].error("bad_phase", self.no_asking, "draw, meld or ended")
+
+    def read_scores(self) -> None:
+        """``scores: NS 0, EW 1500``: each team once."""
+        line = self.lines.get("scores")
+        if line is None:
+            return
+        teams = self.teams
+        toks = [t for t in line.tokens(",") if t.text != ","]
+        if len(toks) != 4:
+            raise line.error(
+                "bad_scores",
+                "the scores are two teams with a number each",
+                f"for example '{teams[0]} 0, {teams[1]} 1500'",
+            )
+        given: set[int] = set()
+        for team_tok, number_tok in ((toks[0], toks[1]), (toks[2], toks[3])):
+            team = read_team(team_tok, teams)
+            if team in given:
+                raise team_tok.error(
+                    "bad_scores",
+                    "a team's score is given twice",
+                    f"{teams[0]} and {teams[1]} once each",
+                )
+            given.add(team)
+            self.parts.scores[team] = read_int(number_tok, self.score_what)
+
+    def read_dealer(self) -> None:
+        line = self.lines.get("dealer")
+        if line is not None:
+            seats = " ".join(self.seats)
+            tok = read_one(line, "bad_seat", "the dealer is one seat", seats, seats=seats)
+            self.parts.dealer = read_seat(tok, self.seats)
+
+    def read_hand_number(self) -> None:
+        line = self.lines.get("hand")
+        if line is not None:
+            tok = read_one(line, "bad_number", "the hand number is one number", "1, 2, 3 ...")
+            self.parts.hand_number = read_int(tok, "a hand number: 1, 2, 3 ...", 1)
+
+    def meld_groups(self, line: Line, complete: bool | None) -> list[tuple[MeldGroup, list[Tok]]]:
+        """A line of melds, each checked as the engine would have made it.  ``complete``:
+        True for complete piles, False for melds on the table, None for groups set aside
+        (Classic melds grow past 7 cards, so it asks nothing of them)."""
+        return _meld_groups(line, self.rules)
+
+    def count_cards(self, toks: Sequence[Tok]) -> None:
+        for tok in toks:
+            self.counter.add(int(read_card(tok)), 1, tok)
+
+    def read_team(self, team: int, name: str) -> None:
+        """A team's melds and red threes."""
+        self.read_team_melds(team, name)
+        self.parts.down[team] = self.team_is_down(team)
+        line = team_line(self.lines, name, "red threes")
+        if line is not None:
+            expected, what, most = self.red_threes_range()
+            tok = read_one(line, "bad_number", "red threes are one count", expected)
+            self.parts.red_threes[team] = read_int(tok, what, 0, most)
+            self.counter.add(RED3, self.parts.red_threes[team], tok)
+
+    def read_team_melds(self, team: int, name: str) -> None:
+        line = team_line(self.lines, name, "melds")
+        if line is not None:
+            for group, chunk in self.meld_groups(line, False):
+                self.parts.melds[team][group.rank] = group
+                self.count_cards(chunk)
+
+    def team_is_down(self, team: int) -> bool:
+        """Whether the team has met its first-meld minimum (C-MIN-3)."""
+        return bool(self.parts.melds[team])
+
+    def red_threes_range(self) -> tuple[str, str, int]:
+        """How red threes are counted: the range in words, the count in words, the most."""
+        return "0 to 4", "a count of red threes, 0 to 4", MAX_NUMBER
+
+    def read_set_aside(self) -> None:
+        """``set aside:``: the player to move's first-meld groups (C-MIN-4)."""
+        line = self.lines.get("set aside")
+        if line is None:
+            return
+        groups = self.meld_groups(line, None)
+        if groups:
+            self.check_set_aside(line)
+        for group, chunk in groups:
+            self.parts.staged[group.rank] = group
+            self.count_cards(chunk)
+
+    def check_set_aside(self, line: Line) -> None:
+        """Only a team not yet down sets melds aside, in the draw or meld phase."""
+        parts = self.parts
+        if parts.phase not in (Phase.DRAW, Phase.MELD):
+            raise line.error(
+                "set_aside_not_allowed",
+                "melds can be set aside only in the draw or meld phase",
+                "no 'set aside' line",
+            )
+        if parts.down[parts.current % 2]:
+            raise line.error(
+                "set_aside_not_allowed",
+                "the team has already met its first-meld "
+                "minimum, so nothing is set aside (C-MIN-3)",
+                "no 'set aside' line",
+            )
+
+    def read_seat_cards(self, seat: int, name: str) -> None:
+        """A seat's hand: every seat has one."""
+        line = self.lines.get(name.lower())
+        if line is None:
+            expected = f"a line '{name}: CARDS' or '{name}: {self.hand_example}'"
+            raise NotationError(
+                "missing_key",
+                f"the position has no hand for {name}",
+                expected=expected,
+                params={"name": name},
+            )
+        items = card_items(line, allow_unknown=True, allow_rest=False, deck_size=self.deck_size)
+        for what, value, tok in items:
+            if what == "card":
+                self.check_hand_card(seat, value, tok)
+        self.parts.hand_items.append(items)
+        self.counter.add_items(items)
+
+    def check_hand_card(self, seat: int, kind: int, tok: Tok) -> None:
+        """C-RED-1: the player to move never holds a red three mid-hand."""
+        parts = self.parts
+        if kind == RED3 and seat == parts.current and parts.phase is not Phase.ENDED:
+            raise tok.error(
+                "red_three_in_hand",
+                "the player to move holds no red three: it is laid down at once (C-RED-1)",
+                "the red three in 'NS red threes' / 'EW red threes'",
+            )
+
+    def read_pile_and_stock(self) -> None:
+        """The discard pile and the stock; without a stock line, the stock is the rest."""
+        parts, size = self.parts, self.deck_size
+        pile = self.lines.get("pile")
+        if pile is not None:
+            parts.pile_items = card_items(
+                pile, allow_unknown=True, allow_rest=False, deck_size=size
+            )
+        stock = self.lines.get("stock")
+        if stock is None:
+            parts.stock_items = [("rest", 0, Tok("rest", 0, 0))]
+        else:
+            parts.stock_items = card_items(
+                stock, allow_unknown=True, allow_rest=True, deck_size=size
+            )
+        self.counter.add_items([*parts.pile_items, *parts.stock_items])
+
+    def check_counts(self) -> None:
+        """No more of a kind than the deck holds, and every card of the deck placed."""
+        counter = self.counter
+        counter.check()
+        known = sum(counter.used)
+        placed = known + counter.unknown
+        rest = self.deck_size - placed
+        if rest < 0 or (rest > 0 and counter.rest_tok is None):
+            deck_words, expected = self.deck_words()
+            stock = self.lines.get("stock")
+            raise NotationError(
+                "counts_do_not_add_up",
+                f"the position holds {placed} cards ({known} shown, {counter.unknown} unknown); "
+                f"{deck_words}: " + (f"{-rest} too many" if rest < 0 else f"{rest} missing"),
+                line=stock.number if stock else None,
+                column=stock.value_column if stock else None,
+                expected=expected,
+                params={
+                    "count": placed,
+                    "known": known,
+                    "unknown": counter.unknown,
+                    "deck": self.deck_size,
+                },
+            )
+
+    def deck_words(self) -> tuple[str, str]:
+        """C-DECK-1: what the deck holds, and what adds up to it, in words."""
+        return (
+            f"a deck has {DECK_SIZE}",
+            "hands, melds, red threes, pile and stock adding up "
+            "to 108 cards (write the stock as 'rest' to put every other card there)",
+        )
+
+    def deal_hands(self, deal: Dealer) -> None:
+        """The hands' unknown cards.  Mid-hand a red three never stays in a hand (C-RED-1):
+        they are dealt from the other cards, and the red threes stay for the pile and stock."""
+        avoid = self.parts.phase is not Phase.ENDED
+        for seat, items in enumerate(self.parts.hand_items):
+            self.parts.hands.append(counts_of(deal.fill(items, avoid_red_three=avoid)))
+            self.check_dealt_hand(seat)
+
+    def check_dealt_hand(self, seat: int) -> None:
+        """A check of a hand once dealt (Classic checks its cards as they are read)."""
+
+    def deal_table(self, deal: Dealer) -> None:
+        """The pile's unknown cards (never a red three: it is never discarded), then the
+        stock's."""
+        parts = self.parts
+        parts.pile = deal.fill(parts.pile_items, avoid_red_three=True)
+        rest = len(deal.pool) - unknown_total(parts.stock_items)
+        parts.stock = deal.fill(parts.stock_items, rest=rest)
+
+    def read_flags(self) -> None:
+        self.parts.flags = read_flags(self.lines.get("flags"), self.seats, self.teams)
+        self.check_flags(self.parts.flags)
+
+    def check_flags(self, flags: Flags) -> None:
+        """Turn facts only in a turn in progress; ``asked`` only when one may ask; ``created``
+        only ranks the team has melded."""
+        parts = self.parts
+        if flags.turn_fact_tok is not None and parts.phase is Phase.DRAW:
+            raise flags.turn_fact_tok.error(
+                "flag_not_in_phase",
+                f"'{flags.turn_fact_tok.text}' "
+                "describes a turn in progress, but the player has "
+                "not drawn yet",
+                "no turn facts in the draw phase",
+            )
+        if flags.asked_tok is not None and parts.phase is Phase.ANSWER:
+            raise flags.asked_tok.error(
+                "flag_not_in_phase",
+                "the question is still waiting for its answer",
+                "no 'asked=' flag in the answer phase",
+            )
+        if flags.asked_tok is not None and not self.may_ask():
+            raise flags.asked_tok.error("flag_not_in_phase", self.no_asking, "no 'asked=' flag")
+        missing = flags.created - set(parts.melds[parts.current % 2])
+        if missing:
+            assert flags.created_tok is not None
+            raise flags.created_tok.error(
+                "bad_flag",
+                "'created' names a rank the team of the "
+                "player to move has no meld of: "
+                + " ".join(TOKENS[k] for k in sorted(missing, reverse=True)),
+                "ranks of that team's melds",
+            )
+
+    def read_end(self) -> None:
+        """``ended: out S``: only when the turn line says the hand ended, on that seat's turn."""
+        ended, parts, seats = self.lines.get("ended"), self.parts, self.seats
+        if parts.phase is not Phase.ENDED:
+            if ended is not None:
+                raise ended.error(
+                    "bad_end",
+                    f"the hand has not ended (the turn line says '{parts.phase.value}')",
+                    "no 'ended:' line, or 'turn: SEAT ended'",
+                )
+            return
+        if ended is None:
+            raise NotationError(
+                "missing_key",
+                "an ended hand needs an 'ended:' line",
+                line=self.lines["turn"].number,
+                expected="'ended: out S', 'ended: concealed S' or 'ended: stock S'",
+                params={"name": "ended"},
+            )
+        toks = ended.tokens()
+        if len(toks) != 2 or toks[0].text.lower() not in END_KINDS:
+            raise ended.error(
+                "bad_end",
+                "the end of a hand is how and who",
+                "out|concealed|stock and a seat, for example 'out S'",
+            )
+        parts.end = HandEnd(toks[0].text.lower(), read_seat(toks[1], seats))
+        if parts.end.seat != parts.current:
+            raise toks[1].error(
+                "bad_end",
+                f"the hand ended on {seats[parts.current]}'s turn "
+                f"(the turn line), not {seats[parts.end.seat]}'s",
+                f"'{toks[0].text} {seats[parts.current]}'",
+            )
+
+    # -------------------------------------------------------------- the state
+
+    def new_state(self) -> State:
+        return State(self.rules)
+
+    def build(self) -> State:
+        """The state the parts describe."""
+        parts, flags = self.parts, self.parts.flags
+        state = self.new_state()
+        state.current, state.phase, state.scores = parts.current, parts.phase, parts.scores
+        if parts.dealer is not None:
+            state.dealer = parts.dealer
+        if parts.hand_number is not None:
+            state.hand_number = parts.hand_number
+        state.melds, state.down, state.red_threes = parts.melds, parts.down, parts.red_threes
+        state.staged, state.hands = parts.staged, parts.hands
+        state.pile, state.stock = parts.pile, parts.stock
+        state.took_pile, state.melded_this_turn = flags.took_pile, flags.melded_this_turn
+        answering = parts.phase is Phase.ANSWER
+        state.asked = Asked.PENDING if answering else (flags.asked or Asked.NOT_ASKED)
+        state.created_this_turn = set(flags.created)
+        # Default: everyone in a team that is down has melded (no surprise concealed bonus).
+        state.has_melded = flags.has_melded or [parts.down[s % 2] for s in range(len(self.seats))]
+        state.penalties = flags.penalties
+        for seat, counts in parts.known.items():
+            state.known[seat] = counts
+        for seat, bits in parts.thrown.items():
+            state.thrown[seat] |= bits
+        state.end = parts.end
+        self.finish(state)
+        return state
+
+    def finish(self, state: State) -> None:
+        """The family's own fields: Classic counts the pile's freezing cards (C-FRZ-1)."""
+        state.pile_freezers = sum(1 for k in state.pile if state._is_freezer(k))
+
+    def check_sense(self, state: State) -> None:
+        """The state as a whole: an ended hand ended as the engine ends one; a hand in play
+        can go on."""
+        if state.phase is Phase.ENDED:
+            _check_end(state, self.lines["ended"], self.seats)
+            return
+        _check_hands_not_empty(state, self.lines, self.seats)
+        # A dead end no game can reach (say, one card in hand after drawing, and no canasta
+        # to go out with): nobody could ever move again.
+        self.refuse_dead_end(state, "a position in which the game can go on")
+
+    def refuse_dead_end(self, state: State, expected: str) -> None:
+        if not state.legal_moves():
+            raise self.lines["turn"].error(
+                "no_legal_moves",
+                "the player to move has no legal move in this position",
+                expected,
+                seat=self.seats[state.to_move],
+            )
+
+
+def _check_end(state: State, line: Line, seats: Sequence[str]) -> None:
+    """A player who went out holds no cards (C-OUT-2) and had the team's canastas (C-OUT-1)."""
     end = state.end
     assert end is not None
-    name = seats[end.seat]
-    if end.seat != state.current:
-        raise _tok_error(toks[1], "bad_end", f"the hand ended on {seats[state.current]}'s "
-                         f"turn (the turn line), not {name}'s",
-                         f"'{toks[0].text} {seats[state.current]}'")  # fmt: skip
     if end.how == "stock":
         return
+    name = seats[end.seat]
     if state.hand_size(end.seat) or state.staged:
-        raise line.error("end_holds_cards", f"{name} cannot have gone out holding cards "
-                         "(C-OUT-2)", f"'{name}: -'", seat=name)  # fmt: skip
+        raise line.error(
+            "end_holds_cards",
+            f"{name} cannot have gone out holding cards (C-OUT-2)",
+            f"'{name}: -'",
+            seat=name,
+        )
     team = end.seat % 2
     canastas, needed = state.canastas(team), state.rules.canastas_to_go_out
     if canastas < needed:
-        raise line.error("end_needs_canastas", f"{name} cannot have gone out: the team has "
-                         f"{canastas} canasta(s) and needs {needed} to go out (C-OUT-1)",
-                         f"at least {needed} canasta(s) in the team's melds", seat=name,
-                         canastas=canastas, needed=needed)  # fmt: skip
+        raise line.error(
+            "end_needs_canastas",
+            f"{name} cannot have gone out: the team has "
+            f"{canastas} canasta(s) and needs {needed} to go out (C-OUT-1)",
+            f"at least {needed} canasta(s) in the team's melds",
+            seat=name,
+            canastas=canastas,
+            needed=needed,
+        )
 
 
-def _check_hands_not_empty(state: State, lines: dict[str, _Line], seats: Sequence[str]) -> None:
+def _check_hands_not_empty(state: State, lines: dict[str, Line], seats: Sequence[str]) -> None:
     """While the hand goes on, everyone holds a card: a player with none has gone out
     (C-OUT-2).  Only the player to move may hold none, with melds set aside (C-MIN-4)."""
     for seat, name in enumerate(seats):
@@ -999,71 +1451,59 @@ def _check_hands_not_empty(state: State, lines: dict[str, _Line], seats: Sequenc
                 )
 
 
-def _unknown_total(items: Sequence[_Item]) -> int:
-    return sum(value for kind, value, _ in items if kind == "unknown")
+def parse_position(text: str) -> State:
+    """Read a position (``docs/notation.md``); raises ``NotationError`` on any mistake."""
+    lines = read_lines(text.removeprefix("\ufeff"))  # a byte-order mark from an editor
+    for required in ("rules", "turn"):
+        if required not in lines:
+            raise NotationError(
+                "missing_key",
+                f"the position has no '{required}:' line",
+                expected=f"a line '{required}: ...'",
+                params={"name": required},
+            )
+    rules = read_rules(lines["rules"])
+    return POSITION_FORMATS[rules.family].parse(lines, rules)
 
 
-def _fill(
-    items: Sequence[_Item], deal: Any, rest: int = 0, avoid_red_three: bool = False
-) -> list[int]:
-    out: list[int] = []
-    for what, value, tok in items:
-        if what == "card":
-            out.append(value)
-        elif what == "unknown":
-            out.extend(deal(value, avoid_red_three, tok))
-        else:
-            out.extend(deal(rest, avoid_red_three, tok))
-    return out
+def _parse_classic(lines: dict[str, Line], rules: RuleSet) -> State:
+    return PositionReader(lines, rules).read()
 
 
 # ---------------------------------------------------------------------------- formatting
 
 
-def _cards(kinds: Sequence[int]) -> str:
+def format_cards(kinds: Sequence[int]) -> str:
+    """Cards as the notation writes them, ``-`` for none."""
     return " ".join(TOKENS[k] for k in kinds) if kinds else "-"
 
 
-def _melds(groups: dict[int, MeldGroup]) -> str:
-    if not groups:
-        return "-"
-    return " | ".join(_cards(groups[r].cards()) for r in sorted(groups, reverse=True))
+def format_melds(groups: Sequence[MeldGroup]) -> str:
+    """Melds separated by '|', ``-`` for none."""
+    return " | ".join(format_cards(g.cards()) for g in groups) if groups else "-"
 
 
-def format_position(state: State) -> str:
-    """The canonical notation of ``state``: every card explicit, optional lines only when
-    they differ from their defaults.  ``parse_position`` reads it back to an equal state."""
-    rules = state.rules
-    if rules.family == "handfoot":
-        from .handfoot import HandFootState
-        from .handfoot_notation import format_handfoot
+def by_rank(groups: dict[int, MeldGroup]) -> list[MeldGroup]:
+    """A team's melds, highest rank first (the order a position writes them in)."""
+    return [groups[r] for r in sorted(groups, reverse=True)]
 
-        assert isinstance(state, HandFootState)
-        return format_handfoot(state)
-    n = rules.players
-    seats = SEATS_4 if n == 4 else SEATS_2
-    teams = TEAMS_4 if n == 4 else TEAMS_2
+
+def format_option(value: Any) -> str:
+    """A rule option's value as the ``rules:`` line writes it."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def format_rules(rules: RuleSet) -> str:
+    """The ``rules:`` line: the preset, and the options that differ from it."""
     options = rules.options_differing_from_preset()
-    rules_text = " ".join(
-        [rules.name] + [f"{k}={_option_text(v)}" for k, v in sorted(options.items())]
-    )
-    out = [f"rules: {rules_text}"]
-    out.append(f"scores: {teams[0]} {state.scores[0]}, {teams[1]} {state.scores[1]}")
-    if state.hand_number != 1:
-        out.append(f"hand: {state.hand_number}")
-    if state.dealer != n - 1:
-        out.append(f"dealer: {seats[state.dealer]}")
-    out.append(f"turn: {seats[state.current]} {state.phase.value}")
-    for seat, name in enumerate(seats):
-        out.append(f"{name}: {_cards(kinds_of(state.hands[seat]))}")
-    for team, name in enumerate(teams):
-        out.append(f"{name} melds: {_melds(state.melds[team])}")
-        if state.red_threes[team]:
-            out.append(f"{name} red threes: {state.red_threes[team]}")
-    if state.staged:
-        out.append(f"set aside: {_melds(state.staged)}")
-    out.append(f"pile: {_cards(state.pile)}")
-    out.append(f"stock: {_cards(state.stock)}")
+    words = [rules.name] + [f"{k}={format_option(v)}" for k, v in sorted(options.items())]
+    return "rules: " + " ".join(words)
+
+
+def format_flags(state: State, seats: Sequence[str], teams: Sequence[str]) -> list[str]:
+    """The ``flags:`` line of ``state`` (none when every flag has its default)."""
     flags: list[str] = []
     if state.took_pile:
         flags.append("took-pile")
@@ -1071,22 +1511,56 @@ def format_position(state: State) -> str:
         flags.append("melded-this-turn")
     if state.asked in (Asked.YES, Asked.NO):
         flags.append(f"asked={state.asked.value}")
-    if state.has_melded != [state.down[s % 2] for s in range(n)]:
-        who = [seats[s] for s in range(n) if state.has_melded[s]]
+    if state.has_melded != [state.down[s % 2] for s in range(len(seats))]:
+        who = [seats[s] for s in range(len(seats)) if state.has_melded[s]]
         flags.append("has-melded=" + (",".join(who) if who else "-"))
     if state.created_this_turn:
-        flags.append(
-            "created=" + ",".join(TOKENS[k] for k in sorted(state.created_this_turn, reverse=True))
-        )
+        created = sorted(state.created_this_turn, reverse=True)
+        flags.append("created=" + ",".join(TOKENS[k] for k in created))
     for team, name in enumerate(teams):
         if state.penalties[team]:
             flags.append(f"penalty-{name}={state.penalties[team]}")
-    if flags:
-        out.append("flags: " + " ".join(flags))
+    return ["flags: " + " ".join(flags)] if flags else []
+
+
+def format_position(state: State) -> str:
+    """The canonical notation of ``state``: every card explicit, optional lines only when
+    they differ from their defaults.  ``parse_position`` reads it back to an equal state."""
+    return POSITION_FORMATS[state.rules.family].format(state)
+
+
+def _format_classic(state: State) -> str:
+    n = state.rules.players
+    seats, teams = seat_names(n), team_names(n)
+    out = [format_rules(state.rules)]
+    out.append(f"scores: {teams[0]} {state.scores[0]}, {teams[1]} {state.scores[1]}")
+    if state.hand_number != 1:
+        out.append(f"hand: {state.hand_number}")
+    if state.dealer != n - 1:
+        out.append(f"dealer: {seats[state.dealer]}")
+    out.append(f"turn: {seats[state.current]} {state.phase.value}")
+    for seat, name in enumerate(seats):
+        out.append(f"{name}: {format_cards(kinds_of(state.hands[seat]))}")
+    for team, name in enumerate(teams):
+        out.append(f"{name} melds: {format_melds(by_rank(state.melds[team]))}")
+        if state.red_threes[team]:
+            out.append(f"{name} red threes: {state.red_threes[team]}")
+    if state.staged:
+        out.append(f"set aside: {format_melds(by_rank(state.staged))}")
+    out.append(f"pile: {format_cards(state.pile)}")
+    out.append(f"stock: {format_cards(state.stock)}")
+    out.extend(format_flags(state, seats, teams))
     out.extend(format_record(state, seats))
     if state.end is not None:
         out.append(f"ended: {state.end.how} {seats[state.end.seat]}")
     return "\n".join(out) + "\n"
+
+
+register_position_format(
+    PositionFormat(
+        CLASSIC, "Classic", _parse_classic, _format_classic, team_keys=("melds", "red threes")
+    )
+)
 
 
 # ---------------------------------------------------------------------------- the record
@@ -1094,159 +1568,183 @@ def format_position(state: State) -> str:
 RECORD_FORM: Final = "seats with cards, separated by commas, for example 'W 7 7, E K'"
 
 
-def _record_groups(line: _Line, seats: Sequence[str]) -> dict[int, list[Kind]]:
+def _record_groups(line: Line, seats: Sequence[str]) -> dict[int, list[Kind]]:
     """``W 7 7, E K``: each seat named once, with one card or more."""
     out: dict[int, list[Kind]] = {}
     seat: int | None = None
     for tok in line.tokens(","):
         if tok.text == ",":
             if seat is None or not out[seat]:
-                raise _tok_error(tok, "bad_record", "a seat needs its cards before ','",
-                                 RECORD_FORM)  # fmt: skip
+                raise tok.error("bad_record", "a seat needs its cards before ','", RECORD_FORM)
             seat = None
         elif seat is None:
-            seat = _seat(tok, seats)
+            seat = read_seat(tok, seats)
             if seat in out:
-                raise _tok_error(tok, "bad_record", f"the seat {tok.text} is named twice",
-                                 RECORD_FORM)  # fmt: skip
+                raise tok.error("bad_record", f"the seat {tok.text} is named twice", RECORD_FORM)
             out[seat] = []
         else:
-            out[seat].append(_card(tok))
+            out[seat].append(read_card(tok))
     if seat is not None and not out[seat]:
         raise line.error("bad_record", "a seat needs its cards", RECORD_FORM)
     return out
 
 
-def read_record(lines: dict[str, _Line], state: State, seats: Sequence[str]) -> None:
-    """The public record (``State.known``, ``State.thrown``): ``known: W 7 7, E K`` names cards
-    every player saw go into a hand (they must be in it) and ``thrown: W 7 9`` the kinds a seat
-    has thrown away this hand.  Read after the hands (any variant's parser calls it)."""
+def read_record(
+    lines: dict[str, Line], hands: Sequence[Sequence[int]], seats: Sequence[str]
+) -> tuple[dict[int, tuple[int, ...]], dict[int, int]]:
+    """The public record (``State.known``, ``State.thrown``), by seat: ``known: W 7 7, E K``
+    names cards every player saw go into a hand (they must be in ``hands``) and
+    ``thrown: W 7 9`` the kinds a seat has thrown away this hand."""
+    known: dict[int, tuple[int, ...]] = {}
+    thrown: dict[int, int] = {}
     line = lines.get("known")
     if line is not None:
         for seat, cards in _record_groups(line, seats).items():
-            counts = [0] * NUM_KINDS
-            for kind in cards:
-                counts[kind] += 1
-            if any(counts[k] > state.hands[seat][k] for k in range(NUM_KINDS)) or counts[RED3]:
-                raise line.error("bad_record", f"{seats[seat]} is known to hold cards that "
-                                 "are not in that hand", "cards of that hand (no red three)",
-                                 seat=seats[seat])  # fmt: skip
-            state.known[seat] = tuple(counts)
+            counts = counts_of(cards)
+            if any(counts[k] > hands[seat][k] for k in range(NUM_KINDS)) or counts[RED3]:
+                raise line.error(
+                    "bad_record",
+                    f"{seats[seat]} is known to hold cards that are not in that hand",
+                    "cards of that hand (no red three)",
+                    seat=seats[seat],
+                )
+            known[seat] = tuple(counts)
     line = lines.get("thrown")
     if line is not None:
         for seat, cards in _record_groups(line, seats).items():
-            for kind in cards:
-                state.thrown[seat] |= 1 << kind
+            thrown[seat] = sum(1 << kind for kind in set(cards))
+    return known, thrown
 
 
 def format_record(state: State, seats: Sequence[str]) -> list[str]:
     """The ``known:`` and ``thrown:`` lines of ``state`` (none when nothing is recorded)."""
     out = []
-    known = [f"{seats[s]} {_cards(kinds_of(list(c)))}" for s, c in enumerate(state.known)
-             if any(c)]  # fmt: skip
+    known = [
+        f"{seats[s]} {format_cards(kinds_of(list(c)))}" for s, c in enumerate(state.known) if any(c)
+    ]
     if known:
         out.append("known: " + ", ".join(known))
-    thrown = [f"{seats[s]} {_cards([k for k in range(NUM_KINDS) if bits >> k & 1])}"
-              for s, bits in enumerate(state.thrown) if bits]  # fmt: skip
+    thrown = [
+        f"{seats[s]} {format_cards([k for k in range(NUM_KINDS) if bits >> k & 1])}"
+        for s, bits in enumerate(state.thrown)
+        if bits
+    ]
     if thrown:
         out.append("thrown: " + ", ".join(thrown))
     return out
 
 
-def _option_text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
-
-
 # ---------------------------------------------------------------------------- moves
-
-_VERBS: Final = ("draw", "take", "meld", "add", "lay", "discard", "ask", "answer")
 
 
 def parse_move(text: str, *, line: int = 1, column: int = 1) -> Move:
     """Read one move: ``draw``, ``take``, ``take 7 JK``, ``meld 7 7 JK``, ``add 7: 7 2``,
     ``discard 9``, ``ask``, ``answer yes``.  ``line``/``column`` place ``text`` in a larger
     text for error messages."""
-    src = _Line("move", "move", line, column, text, column)
-    toks = src.tokens(":")
+    toks = Line("move", "move", line, column, text, column).tokens(":")
     if not toks:
-        raise NotationError("empty_move", "no move was given", line=line, column=column,
-                            expected=MOVE_FORMS)  # fmt: skip
-    verb_tok, rest = toks[0], toks[1:]
-    verb = verb_tok.text.lower()
-    if verb not in _VERBS:
-        raise _tok_error(verb_tok, "unknown_verb", f"'{verb_tok.text}' is not a move",
-                         MOVE_FORMS)  # fmt: skip
+        raise NotationError(
+            "empty_move", "no move was given", line=line, column=column, expected=MOVE_FORMS
+        )
+    verb_tok = toks[0]
+    reader = _VERBS.get(verb_tok.text.lower())
+    if reader is None:
+        raise verb_tok.error("unknown_verb", f"'{verb_tok.text}' is not a move", MOVE_FORMS)
+    return reader(verb_tok, toks[1:])
 
-    def no_more(tokens: Sequence[_Tok], form: str) -> None:
-        if tokens:
-            raise _tok_error(tokens[0], "extra_token", f"'{tokens[0].text}' does not belong "
-                             f"after '{verb}'", form)  # fmt: skip
 
-    def cards(tokens: Sequence[_Tok], form: str) -> tuple[Kind, ...]:
-        for tok in tokens:
-            if tok.text == ":":
-                raise _tok_error(tok, "extra_token", "':' belongs only in 'add RANK: CARDS'",
-                                 form)  # fmt: skip
-        return canonical([int(_card(tok)) for tok in tokens])
+def _no_more(verb_tok: Tok, tokens: Sequence[Tok], form: str) -> None:
+    if tokens:
+        raise tokens[0].error(
+            "extra_token",
+            f"'{tokens[0].text}' does not belong after '{verb_tok.text.lower()}'",
+            form,
+        )
 
-    if verb == "draw":
-        no_more(rest, "draw")
-        return DRAW
-    if verb == "ask":
-        no_more(rest, "ask")
-        return ASK
-    if verb == "lay":
-        # H-MIN-1 (Hand and Foot): "lay down", two words.
-        if not rest or rest[0].text.lower() != "down":
-            raise _tok_error(rest[0] if rest else verb_tok, "missing_down",
-                             "'lay' is always 'lay down'", "lay down")  # fmt: skip
-        no_more(rest[1:], "lay down")
-        return LAY_DOWN
-    if verb == "answer":
-        form = "answer yes | answer no"
-        if not rest:
-            raise _tok_error(verb_tok, "missing_answer", "'answer' needs yes or no", form)
-        word = rest[0].text.lower()
-        if word not in ("yes", "no"):
-            raise _tok_error(rest[0], "bad_answer", f"'{rest[0].text}' is not yes or no", form)
-        no_more(rest[1:], form)
-        return YES if word == "yes" else NO
-    if verb == "take":
-        return TakePile(cards(rest, "take, or take CARDS (for example take 7 7)"))
-    if verb == "meld":
-        form = "meld CARDS (for example meld 7 7 JK)"
-        if not rest:
-            raise _tok_error(verb_tok, "missing_cards", "'meld' needs the cards to meld", form)
-        return Meld(cards(rest, form))
-    if verb == "discard":
-        form = "discard CARD (for example discard 9)"
-        if not rest:
-            raise _tok_error(verb_tok, "missing_cards", "'discard' needs a card", form)
-        no_more(rest[1:], form)
-        if rest[0].text == ":":
-            raise _tok_error(rest[0], "bad_card", "':' is not a card", form)
-        return Discard(_card(rest[0]))
-    # add RANK: CARDS
+
+def _move_cards(tokens: Sequence[Tok], form: str) -> tuple[Kind, ...]:
+    for tok in tokens:
+        if tok.text == ":":
+            raise tok.error("extra_token", "':' belongs only in 'add RANK: CARDS'", form)
+    return canonical([int(read_card(tok)) for tok in tokens])
+
+
+def _read_draw(verb_tok: Tok, rest: Sequence[Tok]) -> Move:
+    _no_more(verb_tok, rest, "draw")
+    return DRAW
+
+
+def _read_ask(verb_tok: Tok, rest: Sequence[Tok]) -> Move:
+    _no_more(verb_tok, rest, "ask")
+    return ASK
+
+
+def _read_lay_down(verb_tok: Tok, rest: Sequence[Tok]) -> Move:
+    # H-MIN-1 (Hand and Foot): "lay down", two words.
+    if not rest or rest[0].text.lower() != "down":
+        at = rest[0] if rest else verb_tok
+        raise at.error("missing_down", "'lay' is always 'lay down'", "lay down")
+    _no_more(verb_tok, rest[1:], "lay down")
+    return LAY_DOWN
+
+
+def _read_answer(verb_tok: Tok, rest: Sequence[Tok]) -> Move:
+    form = "answer yes | answer no"
+    if not rest:
+        raise verb_tok.error("missing_answer", "'answer' needs yes or no", form)
+    word = rest[0].text.lower()
+    if word not in ("yes", "no"):
+        raise rest[0].error("bad_answer", f"'{rest[0].text}' is not yes or no", form)
+    _no_more(verb_tok, rest[1:], form)
+    return YES if word == "yes" else NO
+
+
+def _read_take(verb_tok: Tok, rest: Sequence[Tok]) -> Move:
+    return TakePile(_move_cards(rest, "take, or take CARDS (for example take 7 7)"))
+
+
+def _read_meld(verb_tok: Tok, rest: Sequence[Tok]) -> Move:
+    form = "meld CARDS (for example meld 7 7 JK)"
+    if not rest:
+        raise verb_tok.error("missing_cards", "'meld' needs the cards to meld", form)
+    return Meld(_move_cards(rest, form))
+
+
+def _read_discard(verb_tok: Tok, rest: Sequence[Tok]) -> Move:
+    form = "discard CARD (for example discard 9)"
+    if not rest:
+        raise verb_tok.error("missing_cards", "'discard' needs a card", form)
+    _no_more(verb_tok, rest[1:], form)
+    if rest[0].text == ":":
+        raise rest[0].error("bad_card", "':' is not a card", form)
+    return Discard(read_card(rest[0]))
+
+
+def _read_add(verb_tok: Tok, rest: Sequence[Tok]) -> Move:
+    """``add RANK: CARDS``."""
     form = "add RANK: CARDS (for example add 7: 7 2)"
     if not rest:
-        raise _tok_error(verb_tok, "missing_rank", "'add' needs the rank of the meld", form)
+        raise verb_tok.error("missing_rank", "'add' needs the rank of the meld", form)
     if rest[0].text == ":":
-        raise _tok_error(rest[0], "missing_rank", "'add' needs the rank before ':'", form)
+        raise rest[0].error("missing_rank", "'add' needs the rank before ':'", form)
     # JK names Hand and Foot's meld of wild cards only (H-MELD-2).
     ranks = "a meld rank: 3B 4 5 6 7 8 9 10 J Q K A (JK: the meld of wild cards)"
-    rank = _card(rest[0], ranks)
+    rank = read_card(rest[0], ranks)
     if BLACK3 > rank != Kind.JOKER:
-        raise _tok_error(rest[0], "bad_rank", f"'{rest[0].text}' is not a meld rank",
-                         ranks)  # fmt: skip
+        raise rest[0].error("bad_rank", f"'{rest[0].text}' is not a meld rank", ranks)
     if len(rest) < 2 or rest[1].text != ":":
         at = rest[1] if len(rest) > 1 else rest[0]
-        raise _tok_error(at, "missing_colon", f"a ':' must follow the rank {rest[0].text}",
-                         form)  # fmt: skip
+        raise at.error("missing_colon", f"a ':' must follow the rank {rest[0].text}", form)
     if len(rest) < 3:
-        raise _tok_error(rest[1], "missing_cards", "'add' needs the cards to add", form)
-    return Add(rank, cards(rest[2:], form))
+        raise rest[1].error("missing_cards", "'add' needs the cards to add", form)
+    return Add(rank, _move_cards(rest[2:], form))
+
+
+#: Each move's verb and its reader.
+_VERBS: Final[dict[str, Callable[[Tok, Sequence[Tok]], Move]]] = {
+    "draw": _read_draw, "take": _read_take, "meld": _read_meld, "add": _read_add,
+    "lay": _read_lay_down, "discard": _read_discard, "ask": _read_ask, "answer": _read_answer,
+}  # fmt: skip
 
 
 def format_move(move: Move) -> str:
@@ -1265,12 +1763,18 @@ def parse_moves(text: str) -> list[Move]:
                 out.append(parse_move(part, line=number, column=start + 1))
             start += len(part) + 1
     if not out:
-        raise NotationError("empty_move", "no move was given", line=1, column=1,
-                            expected=MOVE_FORMS)  # fmt: skip
+        raise NotationError(
+            "empty_move", "no move was given", line=1, column=1, expected=MOVE_FORMS
+        )
     return out
 
 
 __all__ = [
-    "NotationError", "format_move", "format_position", "parse_move", "parse_moves",
-    "parse_position",
+    "CardCounter", "Dealer", "Flags", "Item", "Line", "NotationError", "POSITION_FORMATS",
+    "PositionFormat", "PositionParts", "PositionReader", "Tok", "card_items", "format_cards",
+    "format_flags", "format_melds", "format_move", "format_position", "format_record",
+    "format_rules", "known_keys", "meld_chunks", "parse_move", "parse_moves",
+    "parse_position", "read_card", "read_flags", "read_int", "read_lines", "read_one",
+    "read_record", "read_rules", "read_seat", "read_seed", "read_team",
+    "register_position_format", "team_line", "unknown_total",
 ]  # fmt: skip

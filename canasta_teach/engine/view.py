@@ -8,15 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import TOKENS, kinds_of
-from .state import SEAT_NAMES_2, SEAT_NAMES_4, MeldGroup, State
 
-
-def seat_names(players: int) -> tuple[str, ...]:
-    return SEAT_NAMES_4 if players == 4 else SEAT_NAMES_2
-
-
-def team_names(players: int) -> tuple[str, str]:
-    return ("NS", "EW") if players == 4 else ("S", "N")
+# Re-exported: the widgets have imported the names from here (they live in ``seats``).
+from .seats import seat_names as seat_names
+from .seats import team_names as team_names
+from .state import MeldGroup, State
 
 
 def _meld(group: MeldGroup) -> dict[str, Any]:

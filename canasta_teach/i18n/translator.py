@@ -27,6 +27,7 @@ from canasta_teach.engine.cards import TOKENS
 from canasta_teach.engine.moves import Reason
 from canasta_teach.engine.reasons import REASONS, RULES
 from canasta_teach.engine.scoring import ScoreLine
+from canasta_teach.engine.seats import ALL_SEATS, ALL_TEAMS, seat_names, team_names
 
 _log = logging.getLogger(__name__)
 
@@ -43,8 +44,8 @@ COUNTED_SCORE_LINES: frozenset[str] = frozenset(
     {"canastas_natural", "canastas_mixed", "red_threes", "red_threes_unmelded",
      "piles_clean", "piles_dirty", "piles_wild", "red_threes_left"}
 )  # fmt: skip
-SEATS: tuple[str, ...] = ("S", "W", "N", "E")
-TEAMS: tuple[str, ...] = ("NS", "EW", "S", "N")
+SEATS: tuple[str, ...] = ALL_SEATS
+TEAMS: tuple[str, ...] = ALL_TEAMS
 _TEAM_ALIASES = {"SN": "NS", "WE": "EW"}
 _TOKEN_ALIASES = {"T": "10", "JOKER": "JK", "*": "JK"}
 #: Events told in the second person when they are the reader's own (``event.you.<rest>``).
@@ -402,8 +403,6 @@ class Translator:
         ``you``: the reader's seat.  The reader's own moves are told in the second person
         ("You drew two cards."), and only there the event's private facts are said (the card
         that replaced the reader's red three); another seat's never are."""
-        from canasta_teach.engine.view import seat_names, team_names
-
         if isinstance(event, Mapping):
             code, seat, facts = event["code"], int(event["seat"]), dict(event.get("params", {}))
             private = dict(event.get("private") or {})

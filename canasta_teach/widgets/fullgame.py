@@ -1078,12 +1078,12 @@ def play_game(
     Never raises: a bad language code or a bad option shows a clear message instead."""
     from canasta_teach.i18n import UnknownLanguage, get_translator
 
-    from .games import _error, _language_error
+    from .games import error_widget, language_error_widget
 
     try:
         translator = get_translator(lang)
     except UnknownLanguage as error:
-        return _language_error(error)
+        return language_error_widget(error)
     lang = translator.lang
     try:
         store = SaveStore(data_dir / "games" if data_dir is not None else None)
@@ -1091,10 +1091,10 @@ def play_game(
                         seed=seed, store=store, variant=variant)  # fmt: skip
         return game.widget
     except ValueError:
-        return _error(translator, lang, "error.game_options")
+        return error_widget(translator, lang, "error.game_options")
     except Exception:  # noqa: BLE001 - no traceback may reach a learner
         log.exception("play_game(%r) failed", lang)
-        return _error(translator, lang, "msg.error")
+        return error_widget(translator, lang, "msg.error")
 
 
 __all__ = ["LEARNER", "PACES", "FullGame", "SaveStore", "Seat", "play_game"]

@@ -1195,7 +1195,7 @@ def _take_why(move: TakePile, top: int | None) -> str:
 # ---------------------------------------------------------------------- play()
 
 
-def _language_error(error: Exception) -> Any:
+def language_error_widget(error: Exception) -> Any:
     """A widget telling, in all four languages, that a language code is unknown.
 
     ``UnknownLanguage`` already says it once per language, one line each, in the order of
@@ -1223,7 +1223,7 @@ def _html_block(lang: str, text: str) -> str:
     )
 
 
-def _error(translator: Translator, lang: str, key: str, **params: Any) -> Any:
+def error_widget(translator: Translator, lang: str, key: str, **params: Any) -> Any:
     import ipywidgets
 
     safe = {k: html.escape(str(v)) for k, v in params.items()}
@@ -1241,12 +1241,12 @@ def shown_safely(lang: str, what: str, build: Callable[[Translator, str], Any]) 
     try:
         translator = get_translator(lang)
     except UnknownLanguage as error:
-        return _language_error(error)
+        return language_error_widget(error)
     try:
         return build(translator, translator.lang)
     except Exception:  # noqa: BLE001 - no traceback may reach a learner
         log.exception("%s(%r) failed", what, lang)
-        return _error(translator, translator.lang, "msg.error")
+        return error_widget(translator, translator.lang, "msg.error")
 
 
 def play(
@@ -1261,7 +1261,7 @@ def play(
     try:
         translator = get_translator(lang)
     except UnknownLanguage as error:
-        return _language_error(error)
+        return language_error_widget(error)
     lang = translator.lang  # "UR", "ur_PK" -> "ur"
     try:
         folder = None
@@ -1272,17 +1272,17 @@ def play(
             else:
                 folder = find_puzzle_set(name, start)
         if folder is None:
-            return _error(translator, lang, "error.unknown_game", name=name,
+            return error_widget(translator, lang, "error.unknown_game", name=name,
                           choices=", ".join(GAMES))  # fmt: skip
         puzzle_set = load_set(folder)
         game = PuzzleGame(puzzle_set, translator, lang)
         return game.widget
     except PuzzleError:
         log.exception("puzzle set %r could not be loaded", name)
-        return _error(translator, lang, "error.puzzles", name=name)
+        return error_widget(translator, lang, "error.puzzles", name=name)
     except Exception:  # noqa: BLE001 - no traceback may reach a learner
         log.exception("play(%r, %r) failed", name, lang)
-        return _error(translator, lang, "msg.error")
+        return error_widget(translator, lang, "msg.error")
 
 
 __all__ = ["GAMES", "PuzzleGame", "play"]
