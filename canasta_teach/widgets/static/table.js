@@ -746,8 +746,14 @@ function render({ model, el }) {
       h("p", { class: "ct-prompt", text: game.prompt }),
     );
     if (game.proposed && game.proposed.length) {
+      // The cards a player proposes, under a visible caption that is also the group's name:
+      // "The proposed meld", then, once judged, "The proposed meld: not legal" (the cards stay
+      // beside the learner's own meld, which the feedback compares them with).
       const nths = copies(game.proposed);
-      gameEl.append(h("div", { class: "ct-proposed", role: "group", "aria-label": game.proposed_label }, game.proposed.map((t, i) => tableCard(t, labels, "ct-small", nths[i]))));
+      const captionId = "ct-proposed-" + Math.random().toString(36).slice(2);
+      gameEl.append(h("div", { class: "ct-proposed" + (game.stage === "judge" ? "" : " ct-judged"), role: "group", "aria-labelledby": captionId, "data-ct-proposed": game.stage === "judge" ? "open" : "judged" },
+        h("span", { class: "ct-proposed-label", id: captionId, text: game.proposed_label }),
+        h("span", { class: "ct-proposed-cards" }, game.proposed.map((t, i) => tableCard(t, labels, "ct-small", nths[i])))));
     }
     if (game.choices && game.choices.length) {
       gameEl.append(
