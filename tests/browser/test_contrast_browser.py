@@ -308,7 +308,9 @@ def test_whole_game_tables_meet_wcag_aa(
     assert too_faint(page, artifacts / "contrast-full.png") == []
     # The emphasised buttons are measured above; the check of their look can fail.
     assert root.locator(".ct-buttons .ct-now").count() >= 1
-    page.add_style_tag(content=".ct-root .ct-buttons .ct-button.ct-now { color: #3b5a8a !important; }")
+    page.add_style_tag(
+        content=".ct-root .ct-buttons .ct-button.ct-now { color: #3b5a8a !important; }"
+    )
     faint = {t["text"] for t in too_faint(page, artifacts / "contrast-planted-actions.png")}
     assert draw.inner_text() in faint, faint
 

@@ -75,9 +75,7 @@ def test_build_a_meld_in_urdu(page: Page, voila_url: str, artifacts: Path) -> No
     page.locator("[data-ct-game='not_legal']").click()
     expect(message.locator("[data-ct-rule='C-MELD-2']")).to_be_visible()
     # Judged: the cards stay beside the new task, captioned with their verdict.
-    judged = page.get_by_role(
-        "group", name=ur.ui("game.proposed_judged_not_legal"), exact=True
-    )
+    judged = page.get_by_role("group", name=ur.ui("game.proposed_judged_not_legal"), exact=True)
     expect(judged.locator("[data-ct-card]")).to_have_count(3)
     expect(judged.locator(".ct-proposed-label")).to_be_visible()
     page.screenshot(path=str(artifacts / "table-proposed-judged-ur.png"), full_page=True)
