@@ -285,18 +285,39 @@ def test_navigation(lang: str) -> None:
         assert next_lesson == course[index + 1], name
 
 
+#: One tile of the language chooser (lessons/index.ipynb): its language, its attributes, its
+#: contents (the tiles hold no nested list items).
+TILE = re.compile(r'<li class="ct-lang-tile ct-lang-(\w+)" ([^>]*)>(.*?)</li>', re.S)
+
+
 def test_index_offers_each_language_in_its_own_script() -> None:
+    """The page at ``/``: one tile per language, each in its own language, direction and font,
+    with its start page's link named in that language, a greeting in that language's script
+    and the "play with friends" link; Markdown and HTML only (no code to run)."""
     nb = read(LESSONS / "index.ipynb")
-    text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
-    for lang, name in LANGUAGE_NAMES.items():
+    assert {c.cell_type for c in nb.cells} == {"markdown"}
+    text = "\n".join(c.source for c in nb.cells)
+    tiles = TILE.findall(text)
+    assert [lang for lang, _, _ in tiles] == list(LANGUAGE_NAMES)
+    fonts = {"en": "'Noto Sans', sans-serif", **FONT_OF}
+    for lang, attributes, body in tiles:
+        assert f'lang="{lang}"' in attributes
+        assert f'dir="{"rtl" if lang == "ur" else "ltr"}"' in attributes
+        assert f"font-family: {fonts[lang]}" in attributes
+        if lang == "ur":
+            assert "line-height: 2.2" in attributes  # Nastaliq clips with a normal line-height
+        name = LANGUAGE_NAMES[lang]
         assert (
-            f"[{name}]({lang}/00-start.ipynb)" in text
-            or f'<a href="{lang}/00-start.ipynb">{name}</a>' in text
+            f'<span class="ct-lang-name"><a href="{lang}/00-start.ipynb">{name}</a></span>' in body
         )
-        blocks = [c.source for c in nb.cells if f'lang="{lang}"' in c.source]
-        assert len(blocks) == 1, f"one line in {lang}"
-        if lang != "en":
-            assert script_share(prose(blocks[0]), lang) > 0.9
+        assert 'href="play-together.ipynb"' in body
+        greeting = re.search(r'<span class="ct-lang-greeting">([^<]+)</span>', body)
+        assert greeting, lang
+        if lang == "en":
+            assert not ANY_INDIC_OR_ARABIC.search(prose(body))
+        else:
+            assert script_share(prose(body), lang) > 0.9
+            assert script_share(greeting[1], lang) == 1.0
 
 
 @pytest.mark.parametrize("path", [*lesson_notebooks(), *page_notebooks()], ids=rel)

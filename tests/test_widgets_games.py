@@ -101,10 +101,16 @@ def test_judging_an_illegal_proposed_meld(answer: str, right: bool) -> None:
     assert w.game["proposed"] == ["9", "2", "JK"]
     assert [c["id"] for c in w.game["choices"]] == ["legal", "not_legal"]
     assert w.view["actions"] == []  # first judge, then meld
+    te = get_translator("te")
+    assert w.game["proposed_label"] == te.ui("game.proposed_label")
     press(g, answer)
     assert w.message["rule"] == "C-MELD-2"
     assert w.message["kind"] == ("success" if right else "refusal")
     assert w.game["stage"] == "play" and w.view["actions"] == ["meld"]
+    # The proposed cards stay (the feedback explains them), captioned with their verdict
+    # whichever answer the learner gave: they are no longer part of the task.
+    assert w.game["proposed"] == ["9", "2", "JK"]
+    assert w.game["proposed_label"] == te.ui("game.proposed_judged_not_legal")
     g.controller.intent({"action": "meld", "cards": ["Q", "Q", "JK"]})
     assert g.solved == {1}
 
@@ -113,9 +119,12 @@ def test_judging_a_legal_proposed_meld() -> None:
     w, g = game("meld")
     press(g, "next")
     press(g, "next")  # 03: "7 7 2 JK JK" is legal: two naturals, three wild cards
+    en = get_translator("en")
+    assert w.game["proposed_label"] == en.ui("game.proposed_label")
     press(g, "not_legal")
     assert w.message["kind"] == "refusal"
-    assert w.message["text"] == get_translator("en").ui("game.feedback.wrong_legal")
+    assert w.message["text"] == en.ui("game.feedback.wrong_legal")
+    assert w.game["proposed_label"] == en.ui("game.proposed_judged_legal")
     g.controller.intent({"action": "meld", "cards": ["7", "7", "2", "JK", "JK"]})
     assert g.solved == {2}
 

@@ -1082,6 +1082,20 @@ class PuzzleGame:
             key = "game.prompt.go_out_ask"
         return key, {"button": buttons["go_out"], "ask": buttons["ask"]}
 
+    def _proposed_label(self) -> str:
+        """The visible caption (and accessible name) of the proposed meld's cards.
+
+        The cards stay on the table after the learner's verdict: the feedback explains them
+        (its rule names what is wrong with them) and the learner's own meld is made beside
+        them. Once judged, the caption says what they are now, the meld judged, and its
+        verdict, so that they no longer read as part of the new task."""
+        tr = self.tr
+        proposed = self.puzzle.proposed
+        if self.stage == "judge" or proposed is None:
+            return tr.ui("game.proposed_label")
+        legal = self.start.check(Meld(proposed)).legal
+        return tr.ui("game.proposed_judged_legal" if legal else "game.proposed_judged_not_legal")
+
     def render(self) -> None:
         """Send the game panel (one trait update)."""
         tr = self.tr
@@ -1090,6 +1104,7 @@ class PuzzleGame:
         title = tr.ui(title_key) if self.set.game in GAMES else self.set.game
         choices: list[dict[str, Any]] = []
         proposed: list[str] = []
+        proposed_label = ""
         choices_label = ""
         key, params = self.prompt()
         prompt = tr.ui(key, **params)
@@ -1104,6 +1119,7 @@ class PuzzleGame:
                 choices_label = tr.ui("game.judge_question")
             if puzzle.proposed is not None:
                 proposed = [TOKENS[k] for k in puzzle.proposed]
+                proposed_label = self._proposed_label()
         elif puzzle.goal in ("out_or_explain", "take_or_explain") and self.stage == "play":
             rules = self._offered_rules()
             choices = [{"id": REASON_PREFIX + r, "label": tr.rule_title(r)} for r in rules]
@@ -1157,7 +1173,7 @@ class PuzzleGame:
             "total": self.total,
             "prompt": prompt,
             "proposed": proposed,
-            "proposed_label": tr.ui("game.proposed_label"),
+            "proposed_label": proposed_label,
             "choices": choices,
             "choices_label": choices_label,
             "hint": self.hint,

@@ -12,7 +12,9 @@ app's "unavailable" buttons are not disabled, and are measured).
 Pages: the puzzles' layout (lesson 5's eight puzzles, with a refusal and a hint; lesson 7's
 canasta; lesson 8's score sheet checked; lesson 12's puzzle with clean, dirty and wild piles,
 in English and Urdu) and the whole games' layout (a full game after a turn, a Hand and Foot
-table with piles, a room before and after its start).
+table with piles, a room before and after its start). The action buttons a legal move uses now
+(white on a dark fill) are among the texts measured, and are checked to stand out from the
+refused ones by more than colour.
 The checker is shown to fail: a low-contrast rule planted in the page is caught. And "No melds
 yet" is not said beside a team's complete piles.
 """
@@ -256,6 +258,38 @@ def test_hand_and_foot_pile_labels_meet_wcag_aa_and_no_melds_yet_is_not_said_bes
     assert all(t["ratio"] < 1.5 for t in planted), planted
 
 
+#: How a button is drawn: what tells an action the learner can take now from a refused one
+#: without colour (weight, border style and width) and its box (the two must be the same size).
+BUTTON_LOOK = """(b) => { const s = getComputedStyle(b); const r = b.getBoundingClientRect();
+  return {weight: Number(s.fontWeight), border: s.borderTopStyle,
+          width: parseFloat(s.borderTopWidth), height: Math.round(r.height),
+          shadow: s.boxShadow}; }"""
+
+
+def check_action_emphasis(page: Page, root: Locator, shot: Path) -> None:
+    """The action buttons some legal move uses now (``ct-now``) stand out from the refused
+    ones (``aria-disabled``) by more than colour: bold, a solid and wider border, a shadow;
+    both are as tall (nothing shifts when a phase turns one on), and the emphasis adds nothing
+    to a button's accessible name (its invisible bold copy only reserves room)."""
+    now = root.locator(".ct-buttons .ct-button.ct-now")
+    refused = root.locator(".ct-buttons .ct-button[aria-disabled='true']")
+    assert now.count() >= 1 and refused.count() >= 1
+    for button in now.all():
+        assert button.get_attribute("aria-disabled") is None
+    looks_now = [b.evaluate(BUTTON_LOOK) for b in now.all()]
+    looks_refused = [b.evaluate(BUTTON_LOOK) for b in refused.all()]
+    for look in looks_now:
+        assert look["weight"] >= 700 and look["border"] == "solid" and look["width"] >= 2, look
+        assert look["shadow"] != "none", look
+    for look in looks_refused:
+        assert look["weight"] < 700 and look["border"] == "dashed" and look["width"] < 2, look
+    assert {look["height"] for look in looks_now + looks_refused} == {looks_now[0]["height"]}
+    draw = root.locator(".ct-buttons [data-ct-action='draw']")
+    name = draw.inner_text()
+    expect(page.get_by_role("button", name=name, exact=True)).to_have_count(1)
+    root.locator(".ct-buttons").screenshot(path=str(shot))
+
+
 def test_whole_game_tables_meet_wcag_aa(
     learner: Page, voila_url: str, pages: str, artifacts: Path
 ) -> None:
@@ -265,12 +299,20 @@ def test_whole_game_tables_meet_wcag_aa(
     root = page.locator(".ct-root.ct-full")
     draw = root.locator(".ct-buttons [data-ct-action='draw']:not([aria-disabled='true'])")
     expect(draw).to_have_count(1, timeout=PAGE_TIMEOUT_MS)
+    check_action_emphasis(page, root, artifacts / "actions-draw-phase.png")
     answered(root, draw.click)
     root.locator(".ct-hand [data-ct-card]").first.click()
     answered(root, root.locator("[data-ct-action='discard']").click)
     expect(draw).to_have_count(1, timeout=STEP_MS)
     expect(root.locator(".ct-log-line").nth(3)).to_be_attached()
     assert too_faint(page, artifacts / "contrast-full.png") == []
+    # The emphasised buttons are measured above; the check of their look can fail.
+    assert root.locator(".ct-buttons .ct-now").count() >= 1
+    page.add_style_tag(
+        content=".ct-root .ct-buttons .ct-button.ct-now { color: #3b5a8a !important; }"
+    )
+    faint = {t["text"] for t in too_faint(page, artifacts / "contrast-planted-actions.png")}
+    assert draw.inner_text() in faint, faint
 
     # Hand and Foot's whole-game table with complete piles.
     page.goto(render_url(voila_url, f"{pages}/hf_piles.ipynb"))

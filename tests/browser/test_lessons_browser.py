@@ -356,6 +356,64 @@ def test_language_chooser_links_each_start_page(
     # The status check can fail: a missing page is not 200.
     assert page_status(render_url(voila_url, "en/99-missing.ipynb")) == 404
     screenshot(page, artifacts / "lesson-index.png")
+    check_chooser_tiles(page, artifacts)
+
+
+#: Where a point of each language tile leads (the element there, and the link it is in), the
+#: tile's size, its text direction, and the outline drawn around it while its link has focus.
+TILE_FACTS = """(tile) => {
+  const box = tile.getBoundingClientRect();
+  const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height * 0.4);
+  const link = tile.querySelector(".ct-lang-name a");
+  return {lang: link.closest("[lang]").lang, dir: getComputedStyle(link).direction,
+          width: box.width, height: box.height,
+          hit: hit && hit.closest("a") ? hit.closest("a").getAttribute("href") : null};
+}"""
+
+
+def check_chooser_tiles(page: Page, artifacts: Path) -> None:
+    """The chooser at a laptop's and a phone's size: one large tile per language, each link
+    in its language (lang, dir), the whole tile leading to it, reached by the keyboard with a
+    visible focus outline, and every text at WCAG AA contrast."""
+    from .test_contrast_browser import CONTRAST
+
+    for width, height in ((1366, 768), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate("document.fonts.ready")
+        tiles = page.locator("#rendered_cells .ct-lang-tile")
+        expect(tiles).to_have_count(len(LANGUAGES))
+        for lang, tile in zip(LANGUAGES, tiles.all(), strict=True):
+            tile.scroll_into_view_if_needed()
+            facts = tile.evaluate(TILE_FACTS)
+            assert facts["lang"] == lang, facts
+            assert facts["dir"] == ("rtl" if lang == "ur" else "ltr"), facts
+            assert facts["hit"] == f"{lang}/{START}", facts  # the tile's middle is its link
+            assert facts["height"] >= 120 and facts["width"] >= 240, facts
+            assert tile.evaluate("el => el.scrollWidth <= el.clientWidth"), lang  # no overflow
+            if width == 1366:
+                tops = tiles.evaluate_all(
+                    "els => els.map(e => Math.round(e.getBoundingClientRect().top))"
+                )
+                assert len(set(tops)) == 1, tops  # the four languages side by side
+        faint = [
+            t
+            for t in page.locator("#rendered_cells").evaluate(CONTRAST)
+            if t["ratio"] < t["needed"]
+        ]
+        assert faint == [], faint
+        page.locator(".ct-chooser-hero").scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts / f"lesson-index-{width}x{height}.png"))
+    # The keyboard: Tab reaches the first language's link, and its tile shows the focus.
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.locator("body").focus()
+    page.keyboard.press("Tab")
+    focused = page.evaluate("document.activeElement.getAttribute('href')")
+    assert focused == f"{LANGUAGES[0]}/{START}"
+    outline = tiles.first.evaluate(
+        "el => [getComputedStyle(el).outlineStyle, getComputedStyle(el).outlineWidth]"
+    )
+    assert outline[0] == "solid" and float(outline[1].removesuffix("px")) >= 2, outline
+    assert tiles.nth(1).evaluate("el => getComputedStyle(el).outlineStyle") == "none"
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -67,8 +67,18 @@ def test_build_a_meld_in_urdu(page: Page, voila_url: str, artifacts: Path) -> No
     # Next puzzle: judge the proposed meld first.
     page.locator("[data-ct-game='next']").click()
     expect(page.locator(".ct-proposed [data-ct-card]")).to_have_count(3)
+    # The proposed cards carry a visible caption, which is also their group's name.
+    proposed = page.get_by_role("group", name=ur.ui("game.proposed_label"), exact=True)
+    expect(proposed.locator("[data-ct-card]")).to_have_count(3)
+    expect(proposed.locator(".ct-proposed-label")).to_have_text(ur.ui("game.proposed_label"))
+    expect(proposed.locator(".ct-proposed-label")).to_be_visible()
     page.locator("[data-ct-game='not_legal']").click()
     expect(message.locator("[data-ct-rule='C-MELD-2']")).to_be_visible()
+    # Judged: the cards stay beside the new task, captioned with their verdict.
+    judged = page.get_by_role("group", name=ur.ui("game.proposed_judged_not_legal"), exact=True)
+    expect(judged.locator("[data-ct-card]")).to_have_count(3)
+    expect(judged.locator(".ct-proposed-label")).to_be_visible()
+    page.screenshot(path=str(artifacts / "table-proposed-judged-ur.png"), full_page=True)
 
 
 def test_take_the_pile_in_telugu_by_keyboard(page: Page, voila_url: str) -> None:

@@ -538,22 +538,26 @@ function render({ model, el }) {
       if (action === "answer") {
         if (!enabled.answer) continue;
         buttons.push(
-          h("button", { type: "button", class: "ct-button", "data-ct-action": "answer-yes", "data-ct-focus": "answer-yes", text: labels.answer_yes, onclick: () => send({ action: "answer", yes: true }) }),
-          h("button", { type: "button", class: "ct-button", "data-ct-action": "answer-no", "data-ct-focus": "answer-no", text: labels.answer_no, onclick: () => send({ action: "answer", yes: false }) }),
+          h("button", { type: "button", class: "ct-button ct-now", "data-ct-action": "answer-yes", "data-ct-focus": "answer-yes", "data-ct-label": labels.answer_yes, text: labels.answer_yes, onclick: () => send({ action: "answer", yes: true }) }),
+          h("button", { type: "button", class: "ct-button ct-now", "data-ct-action": "answer-no", "data-ct-focus": "answer-no", "data-ct-label": labels.answer_no, text: labels.answer_no, onclick: () => send({ action: "answer", yes: false }) }),
         );
         continue;
       }
       // A button no move uses now looks unavailable (aria-disabled) but stays focusable and
-      // pressable: the kernel answers with the rule that stops it.
+      // pressable: the kernel answers with the rule that stops it. The buttons some legal move
+      // uses now (what the phase allows, never which move a puzzle wants) stand out: filled,
+      // bold, with a solid border ("ct-now", table.css).
       const unavailable = !enabled[action] || frameIndex >= 0;
+      const text = (view.button_text || {})[action] || names[action] || action;
       buttons.push(
         h("button", {
           type: "button",
-          class: "ct-button" + (unavailable ? " ct-unavailable" : ""),
+          class: "ct-button" + (unavailable ? " ct-unavailable" : " ct-now"),
           "data-ct-action": action,
           "data-ct-focus": "action-" + action,
           "aria-disabled": unavailable ? "true" : null,
-          text: (view.button_text || {})[action] || names[action] || action,
+          "data-ct-label": text, // table.css reserves the bold text's width: no shift when it turns bold
+          text,
           onclick: () => act(action),
         }),
       );
@@ -746,8 +750,14 @@ function render({ model, el }) {
       h("p", { class: "ct-prompt", text: game.prompt }),
     );
     if (game.proposed && game.proposed.length) {
+      // The cards a player proposes, under a visible caption that is also the group's name:
+      // "The proposed meld", then, once judged, "The proposed meld: not legal" (the cards stay
+      // beside the learner's own meld, which the feedback compares them with).
       const nths = copies(game.proposed);
-      gameEl.append(h("div", { class: "ct-proposed", role: "group", "aria-label": game.proposed_label }, game.proposed.map((t, i) => tableCard(t, labels, "ct-small", nths[i]))));
+      const captionId = "ct-proposed-" + Math.random().toString(36).slice(2);
+      gameEl.append(h("div", { class: "ct-proposed" + (game.stage === "judge" ? "" : " ct-judged"), role: "group", "aria-labelledby": captionId, "data-ct-proposed": game.stage === "judge" ? "open" : "judged" },
+        h("span", { class: "ct-proposed-label", id: captionId, text: game.proposed_label }),
+        h("span", { class: "ct-proposed-cards" }, game.proposed.map((t, i) => tableCard(t, labels, "ct-small", nths[i])))));
     }
     if (game.choices && game.choices.length) {
       gameEl.append(
