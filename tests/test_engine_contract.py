@@ -8,7 +8,7 @@ import pytest
 
 from canasta_teach.engine import Add, Kind, Meld
 from canasta_teach.engine.handfoot import HandFootState
-from canasta_teach.engine.moves import MOVE_KINDS, Draw, Move
+from canasta_teach.engine.moves import KIND_OF, MOVE_KINDS, Draw, Move
 from canasta_teach.engine.notation import _VERBS, parse_position
 from canasta_teach.engine.rng import SplitMix64
 from canasta_teach.engine.rules import CLASSIC4, HAND_AND_FOOT, RuleRangeError
@@ -103,3 +103,14 @@ def test_adding_to_a_complete_pile_cites_h_meld_3_with_true_words() -> None:
     # may start beside the pile.
     assert state.check(Add(Kind.SIX, (Kind.SIX,))).reason.rule == "H-MELD-4"  # type: ignore[union-attr]
     assert state.check(Meld((Kind.QUEEN,) * 3)).reason.code == "not_in_hand"  # type: ignore[union-attr]
+
+
+def test_the_widgets_read_the_move_kinds() -> None:
+    from canasta_teach.widgets import fullgame, table
+
+    assert {k.move_type: k.button for k in MOVE_KINDS} == table._BUTTON_OF_MOVE
+    assert set(table._BUTTON_OF_MOVE.values()) <= set(table.ALL_ACTIONS)
+    assert {
+        k.move_type: f"game.full.move.{k.narrated}" for k in MOVE_KINDS if k.narrated
+    } == fullgame.MOVE_KEYS
+    assert KIND_OF[Draw].button == "draw"

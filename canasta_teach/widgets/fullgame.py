@@ -44,20 +44,17 @@ from canasta_teach.engine import (
     CLASSIC4,
     Add,
     Answer,
-    AskPartner,
     Discard,
-    Draw,
     Event,
     Kind,
     Meld,
     Move,
     State,
-    TakePile,
     Verdict,
 )
 from canasta_teach.engine.cards import TOKENS
 from canasta_teach.engine.game import Game, daily_seed
-from canasta_teach.engine.moves import LayDown
+from canasta_teach.engine.moves import MOVE_KINDS
 from canasta_teach.engine.rules import HAND_AND_FOOT
 from canasta_teach.engine.savefile import SaveFileError, game_from_json, game_to_json
 from canasta_teach.engine.state import Phase
@@ -101,13 +98,9 @@ PLAYER_KEYS = {4: "game.full.players.four", 2: "game.full.players.two"}
 #: The games the table plays: Classic Canasta (2 or 4 players) and Hand and Foot (4 players).
 VARIANT_KEYS = {"classic": "game.full.variant.classic", "handfoot": "game.full.variant.handfoot"}
 MOVE_KEYS = {
-    Draw: "game.full.move.draw",
-    TakePile: "game.full.move.take",
-    Meld: "game.full.move.meld",
-    Add: "game.full.move.add",
-    Discard: "game.full.move.discard",
-    AskPartner: "game.full.move.ask",
-    LayDown: "game.full.move.lay_down",
+    kind.move_type: f"game.full.move.{kind.narrated}"
+    for kind in MOVE_KINDS
+    if kind.narrated is not None
 }
 
 
