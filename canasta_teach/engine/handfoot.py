@@ -69,7 +69,7 @@ from .state import (
     gained_tokens,
     seat_name,
 )
-from .teams import seats_of, team_of
+from .teams import TEAM_OF_SEAT, seats_of, team_of
 
 JOKER, TWO, RED3, BLACK3 = 0, 1, 2, 3
 PILE_SIZE = CANASTA_SIZE  # H-MELD-3
@@ -347,7 +347,7 @@ class HandFootState(State):
         the minimum, so that the lay-down can follow."""
         if hand_after >= 2:
             return None
-        team = team_of(self.current)
+        team = TEAM_OF_SEAT[self.current]
         if staged_value_after is not None and hand_after == 0:
             need = self.minimum(team)
             if staged_value_after < need:
@@ -357,7 +357,7 @@ class HandFootState(State):
         return self._may_go_out(piles(), hand_after)
 
     def _check_meld(self, move: Meld) -> Verdict:
-        team = team_of(self.current)
+        team = TEAM_OF_SEAT[self.current]
         bad = self._meld_phase_refusal(team)
         if bad is not None:
             return bad
@@ -407,7 +407,7 @@ class HandFootState(State):
         return LEGAL
 
     def _check_add(self, move: Add) -> Verdict:
-        team = team_of(self.current)
+        team = TEAM_OF_SEAT[self.current]
         bad = self._meld_phase_refusal(team)
         if bad is not None:
             return bad
@@ -446,7 +446,7 @@ class HandFootState(State):
         bad = self._phase_refusal(True)
         if bad is not None:
             return bad
-        team = team_of(self.current)
+        team = TEAM_OF_SEAT[self.current]
         if self.down[team]:
             return refuse("already_down", "H-MIN-1")
         if not self.staged:
@@ -497,7 +497,7 @@ class HandFootState(State):
                           offered=_toks(cards))  # fmt: skip
         jokers = cards.count(JOKER)
         twos = cards.count(TWO)
-        team = team_of(seat)
+        team = TEAM_OF_SEAT[seat]
         down = self.down[team]
         existing = (self.melds[team] if down else self.staged).get(top)
         e_nat, e_wild = (existing.naturals, existing.wilds) if existing else (0, 0)
@@ -539,7 +539,7 @@ class HandFootState(State):
             return refuse("not_in_hand", "H-TURN-2", cards=[_tok(card)])
         left = sum(self.hands[seat]) + (sum(staged) if staged else 0) - 1
         if left == 0 and self.in_foot[seat]:
-            team = team_of(seat)
+            team = TEAM_OF_SEAT[seat]
             piles = self.pile_counts(team) if self.down[team] else (0, 0, 0)
             blocked = self._may_go_out(piles, 0)
             if blocked is not None:
@@ -601,7 +601,7 @@ class HandFootState(State):
 
     def _lay_staged(self) -> None:
         """Everything set aside goes down together (H-MIN-1): the team is down."""
-        team = team_of(self.current)
+        team = TEAM_OF_SEAT[self.current]
         self._event("went_down", self.current)
         staged, self.staged = self.staged, {}
         for rank, group in sorted(staged.items(), reverse=True):
@@ -621,7 +621,7 @@ class HandFootState(State):
     def _do_take(self, move: TakePile) -> None:
         cards = move.cards
         seat = self.current
-        team = team_of(seat)
+        team = TEAM_OF_SEAT[seat]
         hand = self.hands[seat]
         for card in cards:
             hand[card] -= 1
@@ -653,7 +653,7 @@ class HandFootState(State):
     def _do_meld(self, move: Meld) -> None:
         cards = move.cards
         seat = self.current
-        team = team_of(seat)
+        team = TEAM_OF_SEAT[seat]
         hand = self.hands[seat]
         for card in cards:
             hand[card] -= 1
@@ -677,7 +677,7 @@ class HandFootState(State):
         rank = int(move.rank)
         cards = move.cards
         seat = self.current
-        team = team_of(seat)
+        team = TEAM_OF_SEAT[seat]
         hand = self.hands[seat]
         for card in cards:
             hand[card] -= 1
@@ -712,7 +712,7 @@ class HandFootState(State):
         if phase is _ENDED:
             return []
         seat = self.current
-        team = team_of(seat)
+        team = TEAM_OF_SEAT[seat]
         hand = self.hands[seat]
         down = self.down[team]
         held_total = sum(hand)

@@ -50,8 +50,8 @@ from .moves import (
 )
 from .rng import SplitMix64
 from .rules import CANASTA_SIZE, CLASSIC4, RuleSet
+from .teams import TEAM_OF_SEAT
 from .teams import partner as seat_partner
-from .teams import team_of
 
 JOKER, TWO, RED3, BLACK3 = 0, 1, 2, 3
 #: Kind members by index: ``Kind(k)`` goes through Enum machinery, indexing does not.
@@ -576,7 +576,7 @@ class State:
         return self.phase is _ENDED
 
     def team_of(self, seat: int) -> int:
-        return team_of(seat)
+        return TEAM_OF_SEAT[seat]
 
     def partner(self, seat: int) -> int:
         return seat_partner(seat, self.rules.players)
@@ -721,7 +721,7 @@ class State:
         ``value`` is the card value the move adds; ``canasta_made`` says whether the move
         turns a meld into a canasta (or lays one).
         """
-        team = team_of(self.current)
+        team = TEAM_OF_SEAT[self.current]
         if self.down[team]:
             if hand_after < 2:
                 return self._may_go_out(self.canastas(team) + canasta_made, hand_after)
@@ -748,7 +748,7 @@ class State:
         return None
 
     def _check_meld(self, move: Meld) -> Verdict:
-        team = team_of(self.current)
+        team = TEAM_OF_SEAT[self.current]
         if self.phase is not _MELD_PHASE:
             bad = self._meld_phase_refusal(team)
             if bad is not None:
@@ -813,7 +813,7 @@ class State:
         )
 
     def _check_add(self, move: Add) -> Verdict:
-        team = team_of(self.current)
+        team = TEAM_OF_SEAT[self.current]
         if self.phase is not _MELD_PHASE:
             bad = self._meld_phase_refusal(team)
             if bad is not None:
@@ -866,7 +866,7 @@ class State:
     def _meld_verdict(self, hand_after: int, value: int, canasta_made: bool) -> Verdict:
         """The verdict on a well-shaped meld or addition: refused by ``_after_meld``, legal
         with a note while it is only set aside (below the first-meld minimum), or legal."""
-        team = team_of(self.current)
+        team = TEAM_OF_SEAT[self.current]
         if self.down[team]:
             # ``_after_meld`` for a team that is down (and no note to give).
             if hand_after < 2:
@@ -892,7 +892,7 @@ class State:
         if not pile:
             return refuse("pile_empty", "C-TURN-1")
         seat = self.current
-        team = team_of(seat)
+        team = TEAM_OF_SEAT[seat]
         top = pile[-1]
         if top == BLACK3:
             return refuse("black_three_on_top", "C-BLK-1")
@@ -976,7 +976,7 @@ class State:
             if hand[card] < 1:
                 return refuse("not_in_hand", "C-TURN-3", cards=[_tok(card)])
             if sum(hand) == 1:
-                blocked = self._may_go_out(self.canastas(team_of(self.current)))
+                blocked = self._may_go_out(self.canastas(TEAM_OF_SEAT[self.current]))
                 if blocked is not None:
                     return blocked
             return LEGAL
@@ -990,7 +990,7 @@ class State:
             return refuse("not_in_hand", "C-TURN-3", cards=[_tok(card)])
         left = self.hand_size(seat) + sum(staged) - 1
         if left == 0:
-            blocked = self._may_go_out(self.canastas(team_of(seat)))
+            blocked = self._may_go_out(self.canastas(TEAM_OF_SEAT[seat]))
             if blocked is not None:
                 return blocked
         return LEGAL
@@ -1118,14 +1118,14 @@ class State:
     def _lay_red_three(self, seat: int) -> bool:
         """Lay a red three held in the hand and draw its replacement; False when the hand
         ended (C-END-2)."""
-        self.red_threes[team_of(seat)] += 1
+        self.red_threes[TEAM_OF_SEAT[seat]] += 1
         if not self.stock:
             self._red_three_event(seat, "dealt", None)
             return True
         card = self.stock.pop()
         self._red_three_event(seat, "dealt", card)
         while card == RED3:
-            self.red_threes[team_of(seat)] += 1
+            self.red_threes[TEAM_OF_SEAT[seat]] += 1
             if not self.stock:
                 self._red_three_event(seat, "drawn", None)
                 self._end_hand("stock", seat)
@@ -1180,7 +1180,7 @@ class State:
                 break  # C-TWO-2, H-TURN-1: the last card is the whole draw
             card = self.stock.pop()
             while card == RED3:  # C-RED-1, H-RED-1: laid down at once and replaced
-                self.red_threes[team_of(seat)] += 1
+                self.red_threes[TEAM_OF_SEAT[seat]] += 1
                 if not self.stock:
                     self._red_three_event(seat, "drawn", None)
                     if drawn:
@@ -1198,7 +1198,7 @@ class State:
 
     def _commit_staged_if_ready(self) -> None:
         """C-MIN-4: the cards set aside go down by themselves once they reach the minimum."""
-        team = team_of(self.current)
+        team = TEAM_OF_SEAT[self.current]
         if not self.staged or self.down[team]:
             return
         if self.staged_value() < self.minimum(team):
@@ -1209,7 +1209,7 @@ class State:
         self._commit_staged()
 
     def _commit_staged(self) -> None:
-        team = team_of(self.current)
+        team = TEAM_OF_SEAT[self.current]
         if self.staged:
             self._event("went_down", self.current)
         for rank, group in self.staged.items():
@@ -1222,7 +1222,7 @@ class State:
     def _do_take(self, move: TakePile) -> None:
         cards = move.cards
         seat = self.current
-        team = team_of(seat)
+        team = TEAM_OF_SEAT[seat]
         hand = self.hands[seat]
         for card in cards:
             hand[card] -= 1
@@ -1270,7 +1270,7 @@ class State:
     def _do_meld(self, move: Meld) -> None:
         cards = move.cards
         seat = self.current
-        team = team_of(seat)
+        team = TEAM_OF_SEAT[seat]
         hand = self.hands[seat]
         for card in cards:
             hand[card] -= 1
@@ -1298,7 +1298,7 @@ class State:
         rank = int(move.rank)
         cards = move.cards
         seat = self.current
-        team = team_of(seat)
+        team = TEAM_OF_SEAT[seat]
         hand = self.hands[seat]
         for card in cards:
             hand[card] -= 1
@@ -1355,7 +1355,7 @@ class State:
             return
         # The turn ends.
         if self.asked is _SAID_YES:
-            self.penalties[team_of(seat)] += 100  # C-ASK-1: said yes, did not go out
+            self.penalties[TEAM_OF_SEAT[seat]] += 100  # C-ASK-1: said yes, did not go out
             self._event("penalty", seat, points=100)
         if self.melded_this_turn:
             self.has_melded[seat] = True
@@ -1371,7 +1371,8 @@ class State:
             not self.has_melded[seat]
             and not self.took_pile
             and any(
-                self.melds[team_of(seat)][r].size >= CANASTA_SIZE for r in self.created_this_turn
+                self.melds[TEAM_OF_SEAT[seat]][r].size >= CANASTA_SIZE
+                for r in self.created_this_turn
             )
         )
         self._end_hand("concealed" if concealed else "out", seat)
@@ -1406,7 +1407,7 @@ class State:
         if phase is _ENDED:
             return []
         seat = self.current
-        team = team_of(seat)
+        team = TEAM_OF_SEAT[seat]
         hand = self.hands[seat]
         down = self.down[team]
         held_total = sum(hand)
@@ -1595,7 +1596,7 @@ class State:
     def _check_meld_fast(self, rank: int, n: int, j: int, t: int) -> bool:
         """The going-out and minimum part of ``_check_meld`` (shape already known good)."""
         hand_after = self.hand_size(self.current) - n - j - t
-        if hand_after >= 2 and self.down[team_of(self.current)]:
+        if hand_after >= 2 and self.down[TEAM_OF_SEAT[self.current]]:
             return True
         value = n * VALUES[rank] + 50 * j + 20 * t
         return self._after_meld(hand_after, value, n + j + t >= CANASTA_SIZE) is None
@@ -1606,7 +1607,7 @@ class State:
     ) -> None:  # fmt: skip
         """Additions to ``group`` when more than their shape decides: the shape and going-out
         conditions of ``_check_add``.  ``may_out`` caches ``_may_go_out`` by canastas."""
-        team = team_of(self.current)
+        team = TEAM_OF_SEAT[self.current]
         down = self.down[team]
         rank = group.rank
         per_wild = self.rules.two_naturals_per_wild
@@ -1637,7 +1638,7 @@ class State:
         if not self.staged:
             if (
                 held_total == 1
-                and self._may_go_out(self.canastas(team_of(self.current))) is not None
+                and self._may_go_out(self.canastas(TEAM_OF_SEAT[self.current])) is not None
             ):
                 return
             # The kinds held, highest first.
@@ -1645,7 +1646,7 @@ class State:
             return
         staged_kinds = self._staged_counts()
         left = held_total + sum(staged_kinds) - 1
-        if left == 0 and self._may_go_out(self.canastas(team_of(self.current))) is not None:
+        if left == 0 and self._may_go_out(self.canastas(TEAM_OF_SEAT[self.current])) is not None:
             return
         out.extend([_DISCARDS[k] for k in _HIGH_TO_LOW if hand[k] or staged_kinds[k]])
 
