@@ -43,6 +43,7 @@ from canasta_teach.engine.rules import (
     CLASSIC4,
     INT_RANGES,
     TEXT_VALUES,
+    RuleRangeError,
     RuleSet,
     int_range,
 )
@@ -126,7 +127,10 @@ def rules_of(base: RuleSet, options: dict[str, str]) -> RuleSet | None:
             values[name] = int(text)
         else:
             return None
-    rules = base.with_options(**values)
+    try:
+        rules = base.with_options(**values)
+    except RuleRangeError:
+        return None  # a number no family plays: refused when the rule set is built
     for name in INT_RANGES:
         low, high = int_range(name, rules.players)
         if not low <= getattr(rules, name) <= high or rules.players not in (2, 4):

@@ -190,7 +190,9 @@ def test_seven_cards_make_a_pile_that_takes_no_more() -> None:
     assert K.KING not in state.melds[0] and pile_kind(state.piles[0][0]) == "dirty"
     allowed(state, Meld(ks("9 9 9 9 9 9 9")))  # 7 at once: a clean pile
     assert [pile_kind(g) for g in state.piles[0]] == ["dirty", "clean"]
-    refused(state, Add(K.NINE, ks("9")), "no_such_meld", "H-MELD-4")
+    # A complete pile takes no more cards (H-MELD-3; before issue 20 this was refused as
+    # H-MELD-4 "no meld of nines", which was false).
+    refused(state, Add(K.NINE, ks("9")), "pile_complete", "H-MELD-3")
 
 
 @pytest.mark.rule("H-MELD-3")

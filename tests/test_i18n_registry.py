@@ -53,7 +53,41 @@ def _strings(expr: ast.expr, local: dict[str, list[ast.expr]], depth: int = 0) -
         return _strings(expr.body, local, depth) | _strings(expr.orelse, local, depth)
     if isinstance(expr, ast.Name) and depth < 3 and expr.id in local:
         return set().union(*(_strings(v, local, depth + 1) for v in local[expr.id]))
+    if (
+        isinstance(expr, ast.Attribute)
+        and isinstance(expr.value, ast.Name)
+        and expr.value.id == "self"
+        and expr.attr in CLASS_CONSTANTS
+    ):
+        # A rule id a variant sets as a class attribute (``State.TURN_RULE``): every value
+        # any engine class gives it.
+        return set(CLASS_CONSTANTS[expr.attr])
     raise AssertionError(f"cannot read a constant from {ast.dump(expr)}")
+
+
+def _class_constants() -> dict[str, set[str]]:
+    """String class attributes of the engine's classes, by name, over every class."""
+    found: dict[str, set[str]] = {}
+    for path in sorted(ENGINE_DIR.glob("*.py")):
+        for cls in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(cls, ast.ClassDef):
+                continue
+            for node in cls.body:
+                target, value = None, None
+                if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                    target, value = node.targets[0], node.value
+                elif isinstance(node, ast.AnnAssign):
+                    target, value = node.target, node.value
+                if (
+                    isinstance(target, ast.Name)
+                    and isinstance(value, ast.Constant)
+                    and isinstance(value.value, str)
+                ):
+                    found.setdefault(target.id, set()).add(value.value)
+    return found
+
+
+CLASS_CONSTANTS = _class_constants()
 
 
 def _dict_keys(expr: ast.expr, local: dict[str, list[ast.expr]]) -> set[str]:

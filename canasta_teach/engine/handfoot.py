@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Self
 
-from .cards import NUM_KINDS, TOKENS, VALUES, Kind, counts_value
+from .cards import BLACK3, JOKER, NUM_KINDS, RED3, TOKENS, TWO, VALUES, Kind, counts_value
 from .moves import (
     ASK,
     DRAW,
@@ -36,10 +36,7 @@ from .moves import (
     NO,
     YES,
     Add,
-    Answer,
-    AskPartner,
     Discard,
-    Draw,
     LayDown,
     Meld,
     Move,
@@ -49,27 +46,31 @@ from .moves import (
     refuse,
 )
 from .rng import SplitMix64
-from .rules import HAND_AND_FOOT, RuleSet
-from .scoring import ScoreLine, TeamScore
-from .state import (
-    _ANSWER_PHASE,
-    _DRAW_PHASE,
-    _ENDED,
-    _MELD_PHASE,
-    _NOT_ASKED,
-    _SAID_NO,
-    _SAID_YES,
-    NOTHING_KNOWN,
-    HandEnd,
-    MeldGroup,
-    State,
-    _cached_move,
-    gained_tokens,
-    seat_name,
+from .rules import CANASTA_SIZE, HAND_AND_FOOT, RuleSet
+from .scoring import (
+    GOING_OUT_BONUS,
+    MIXED_CANASTA_BONUS,
+    NATURAL_CANASTA_BONUS,
+    WILD_PILE_BONUS,
+    ScoreLine,
+    TeamScore,
 )
+from .seats import seat_name
+from .state import (
+    NOTHING_KNOWN,
+    Asked,
+    MeldGroup,
+    Phase,
+    State,
+    cached_move,
+    gained_tokens,
+)
+from .teams import TEAM_OF_SEAT, seats_of, team_of
 
-JOKER, TWO, RED3, BLACK3 = 0, 1, 2, 3
-PILE_SIZE = 7  # H-MELD-3
+# Local names for the hot paths (a module global is cheaper than an enum attribute).
+_DRAW_PHASE, _MELD_PHASE, _ANSWER_PHASE, _ENDED = Phase.DRAW, Phase.MELD, Phase.ANSWER, Phase.ENDED
+_NOT_ASKED, _SAID_NO = Asked.NOT_ASKED, Asked.NO
+PILE_SIZE = CANASTA_SIZE  # H-MELD-3
 #: H-MIN-1: the first-meld minimum of rounds 1 to 4.
 ROUND_MINIMUMS = (50, 90, 120, 150)
 #: One 54-card deck by kind: 2 jokers, four 2s, two red and two black threes, four of the rest.
@@ -163,6 +164,11 @@ class HandFootState(State):
 
     __slots__ = ("feet", "in_foot", "piles")
 
+    TURN_RULE = "H-TURN-1"
+    STOCK_END_RULE = "H-END-1"
+    OUT_END_RULE = "H-OUT-1"
+    PILE_FREEZES = False  # no frozen pile: every pickup needs a pair (H-PILE-1)
+
     feet: list[list[int]]
     in_foot: list[bool]
     piles: list[list[MeldGroup]]
@@ -174,43 +180,46 @@ class HandFootState(State):
         self.in_foot = [False] * n
         self.piles = [[], []]
 
-    @classmethod
-    def deal(
-        cls,
-        seed: int | str,
-        rules: RuleSet = HAND_AND_FOOT,
-        scores: Sequence[int] = (0, 0),
-        dealer: int | None = None,
-        hand_number: int = 1,
-    ) -> HandFootState:
-        """Shuffle ``rules.decks`` decks with ``seed`` and deal each player a hand, then a
-        foot (H-DEAL-1).  The discard pile starts empty; South plays first by default."""
-        state = cls(rules)
-        n = rules.players
-        state.scores = list(scores)
-        state.dealer = (n - 1) if dealer is None else dealer % n
-        state.hand_number = hand_number
+    def _new_deck(self) -> list[int]:
+        """H-DECK-2: ``rules.decks`` 54-card decks, in a fixed order."""
         cards: list[int] = []
-        for kind, count in enumerate(deck_counts(rules.decks)):
+        for kind, count in enumerate(deck_counts(self.rules.decks)):
             cards.extend([kind] * count)
-        SplitMix64(seed).shuffle(cards)
-        first = (state.dealer + 1) % n
-        for i in range(rules.hand_size * n):
-            state.hands[(first + i) % n][cards.pop()] += 1
-        for i in range(rules.foot_size * n):
-            state.feet[(first + i) % n][cards.pop()] += 1
-        state.stock = cards
-        state._begin_turn(first)
-        return state
+        return cards
 
-    def copy(self) -> HandFootState:
+    def _deal_rest(self, cards: list[int], first: int) -> None:
+        """H-DEAL-1: after the hands, a foot each; the discard pile starts empty."""
+        n = self.rules.players
+        for i in range(self.rules.foot_size * n):
+            self.feet[(first + i) % n][cards.pop()] += 1
+        self.stock = cards
+
+    def copy(self) -> Self:
         new = super().copy()
-        assert isinstance(new, HandFootState)
         new.feet = [f[:] for f in self.feet]
         new.in_foot = self.in_foot[:]
         new.piles = [[MeldGroup(g.rank, g.naturals, g.jokers, g.twos) for g in team]
                      for team in self.piles]  # fmt: skip
         return new
+
+    def _face_down_cards(self) -> list[int]:
+        """Every foot still face down is unseen, the seat's own too (H-DEAL-1)."""
+        return [kind for foot in self.feet for kind in range(NUM_KINDS) for _ in range(foot[kind])]
+
+    def _deal_face_down(self, rest: list[int], reds: list[int], rng: SplitMix64) -> list[int]:
+        # Red threes may lie in a face-down foot (they go down when it is picked up).
+        pool = rest + reds
+        reds.clear()
+        rng.shuffle(pool)
+        at = 0
+        for owner, foot in enumerate(self.feet):
+            size = sum(foot)
+            counts = [0] * NUM_KINDS
+            for kind in pool[at : at + size]:
+                counts[kind] += 1
+            self.feet[owner] = counts
+            at += size
+        return pool[at:]
 
     def snapshot(self) -> tuple[Any, ...]:
         return (
@@ -277,42 +286,10 @@ class HandFootState(State):
 
     # ------------------------------------------------------------------ checking
 
-    def check(self, move: Move) -> Verdict:
-        if self.phase is _ENDED:
-            end = self.end or HandEnd("stock", self.current)
-            return refuse("hand_over", "H-END-1" if end.how == "stock" else "H-OUT-1",
-                          how=end.how, seat=seat_name(self.rules.players, end.seat))  # fmt: skip
-        checker = _CHECKERS.get(type(move))
-        if checker is None:
-            checker = next((c for t, c in _CHECKERS.items() if isinstance(move, t)), None)
-            if checker is None:
-                raise TypeError(f"not a move: {move!r}")
-        return checker(self, move)
-
-    def apply(self, move: Move) -> Verdict:
-        verdict = self.check(move)
-        if verdict.reason is None:
-            self._play(move)
-        return verdict
-
-    def _play(self, move: Move) -> None:
-        player = _PLAYERS.get(type(move))
-        if player is None:
-            player = next(p for t, p in _PLAYERS.items() if isinstance(move, t))
-        player(self, move)
-
-    def _phase_refusal(self, want_meld_phase: bool) -> Verdict | None:
-        if self.phase is _ANSWER_PHASE:
-            return self._await_answer()
-        if want_meld_phase and self.phase is _DRAW_PHASE:
-            return refuse("draw_first", "H-TURN-1")
-        if not want_meld_phase and self.phase is _MELD_PHASE:
-            return refuse("already_drew", "H-TURN-1")
-        return None
-
-    def _may_go_out_hf(self, piles: tuple[int, int, int], hand_after: int) -> Verdict | None:
+    def _may_go_out(self, piles: Any, hand_after: int = 0) -> Verdict | None:
         """None when the player may be left with ``hand_after`` cards (0 or 1) from the foot:
-        the team has the piles and the partner plays from the foot (H-OUT-1, H-OUT-2)."""
+        the team has the ``piles`` (clean, dirty, wild) and the partner plays from the foot
+        (H-OUT-1, H-OUT-2)."""
         if self.asked is _SAID_NO:
             return refuse("partner_said_no", "H-OUT-3", cards_left=hand_after)
         need = self.piles_needed()
@@ -368,24 +345,17 @@ class HandFootState(State):
         the minimum, so that the lay-down can follow."""
         if hand_after >= 2:
             return None
-        team = self.current % 2
+        team = TEAM_OF_SEAT[self.current]
         if staged_value_after is not None and hand_after == 0:
             need = self.minimum(team)
             if staged_value_after < need:
                 return refuse("below_minimum", "H-MIN-1", needed=need, have=staged_value_after)
         if not self.in_foot[self.current]:
             return None
-        return self._may_go_out_hf(piles(), hand_after)
-
-    def _meld_phase_refusal(self, team: int) -> Verdict | None:
-        if self.phase is _DRAW_PHASE and self.down[team]:
-            return refuse("draw_first", "H-TURN-1")
-        if self.phase is _ANSWER_PHASE:
-            return self._await_answer()
-        return None
+        return self._may_go_out(piles(), hand_after)
 
     def _check_meld(self, move: Meld) -> Verdict:
-        team = self.current % 2
+        team = TEAM_OF_SEAT[self.current]
         bad = self._meld_phase_refusal(team)
         if bad is not None:
             return bad
@@ -435,7 +405,7 @@ class HandFootState(State):
         return LEGAL
 
     def _check_add(self, move: Add) -> Verdict:
-        team = self.current % 2
+        team = TEAM_OF_SEAT[self.current]
         bad = self._meld_phase_refusal(team)
         if bad is not None:
             return bad
@@ -444,6 +414,9 @@ class HandFootState(State):
         down = self.down[team]
         target = (self.melds[team] if down else self.staged).get(rank)
         if target is None:
+            if down and any(g.rank == rank for g in self.piles[team]):
+                # The rank's meld became a pile of seven, which takes no more cards.
+                return refuse("pile_complete", "H-MELD-3", rank=_tok(rank))
             return refuse("no_such_meld", "H-MELD-4", rank=_tok(rank), set_aside=not down)
         if not cards:
             return refuse("no_cards", "H-MELD-1")
@@ -471,7 +444,7 @@ class HandFootState(State):
         bad = self._phase_refusal(True)
         if bad is not None:
             return bad
-        team = self.current % 2
+        team = TEAM_OF_SEAT[self.current]
         if self.down[team]:
             return refuse("already_down", "H-MIN-1")
         if not self.staged:
@@ -482,7 +455,7 @@ class HandFootState(State):
             return refuse("below_minimum", "H-MIN-1", needed=need, have=have)
         hand_after = sum(self.hands[self.current])
         if hand_after < 2 and self.in_foot[self.current]:
-            blocked = self._may_go_out_hf(self._piles_after(team, None, (0, 0, 0)), hand_after)
+            blocked = self._may_go_out(self._piles_after(team, None, (0, 0, 0)), hand_after)
             if blocked is not None:
                 return blocked
         return LEGAL
@@ -522,7 +495,7 @@ class HandFootState(State):
                           offered=_toks(cards))  # fmt: skip
         jokers = cards.count(JOKER)
         twos = cards.count(TWO)
-        team = seat % 2
+        team = TEAM_OF_SEAT[seat]
         down = self.down[team]
         existing = (self.melds[team] if down else self.staged).get(top)
         e_nat, e_wild = (existing.naturals, existing.wilds) if existing else (0, 0)
@@ -539,7 +512,7 @@ class HandFootState(State):
         hand_after = sum(hand) - len(cards) + len(taken) - 1 - taken.count(RED3)
         if hand_after < 2 and self.in_foot[seat]:
             piles = self._piles_after_take(team, existing, (naturals + 1, jokers, twos))
-            blocked = self._may_go_out_hf(piles, hand_after)
+            blocked = self._may_go_out(piles, hand_after)
             if blocked is not None:
                 return blocked
         return LEGAL
@@ -564,9 +537,9 @@ class HandFootState(State):
             return refuse("not_in_hand", "H-TURN-2", cards=[_tok(card)])
         left = sum(self.hands[seat]) + (sum(staged) if staged else 0) - 1
         if left == 0 and self.in_foot[seat]:
-            team = seat % 2
+            team = TEAM_OF_SEAT[seat]
             piles = self.pile_counts(team) if self.down[team] else (0, 0, 0)
-            blocked = self._may_go_out_hf(piles, 0)
+            blocked = self._may_go_out(piles, 0)
             if blocked is not None:
                 return blocked
         return LEGAL
@@ -578,11 +551,19 @@ class HandFootState(State):
         if self.phase is not _ENDED and not self.in_foot[seat] and not any(self.hands[seat]):
             self._pick_up_foot(seat)  # the hand went with the last discard (H-FOOT-1)
 
-    def _end_hand(self, how: str, seat: int) -> None:
-        self._return_staged()
-        self.end = HandEnd(how, seat)
-        self.phase = _ENDED
-        self._event("hand_over", seat, how=how, round=self.hand_number)
+    def _hand_over_facts(self) -> dict[str, Any]:
+        return {"round": self.hand_number}
+
+    def _commit_staged_if_ready(self) -> None:
+        """Nothing goes down by itself: the cards set aside wait for a lay-down (H-MIN-1)."""
+
+    def _out_with_empty_hand(self, seat: int) -> bool:
+        """A discard that uses up the foot goes out (H-OUT-1); one that uses up the hand
+        brings the foot at the start of the next turn (H-FOOT-1)."""
+        return self.in_foot[seat]
+
+    def _go_out(self) -> None:
+        self._end_hand("out", self.current)  # H-OUT-1: no concealed going out
 
     def _pick_up_foot(self, seat: int) -> None:
         """H-FOOT-1: the foot becomes the hand; its red threes go down at once (H-RED-1)."""
@@ -594,36 +575,7 @@ class HandFootState(State):
         self.feet[seat] = [0] * NUM_KINDS
         self.known[seat] = NOTHING_KNOWN  # the hand was used up: what it held is gone
         self.in_foot[seat] = True
-        while hand[RED3]:
-            hand[RED3] -= 1
-            if not self._lay_red_three(seat):
-                return
-
-    def _do_draw(self, move: Draw | None = None) -> None:
-        seat = self.current
-        if not self.stock:
-            self._end_hand("stock", seat)  # H-END-1
-            return
-        hand = self.hands[seat]
-        drawn = 0
-        for _ in range(self.rules.draw_count):
-            if not self.stock:
-                break  # H-TURN-1: the last card is the whole draw
-            card = self.stock.pop()
-            while card == RED3:  # H-RED-1: laid down at once and replaced
-                self.red_threes[seat % 2] += 1
-                if not self.stock:
-                    self._red_three_event(seat, "drawn", None)
-                    if drawn:
-                        self._event("drew", seat, count=drawn)
-                    self._end_hand("stock", seat)
-                    return
-                card = self.stock.pop()
-                self._red_three_event(seat, "drawn", card)
-            hand[card] += 1
-            drawn += 1
-        self._event("drew", seat, count=drawn)
-        self.phase = _MELD_PHASE
+        self._lay_red_threes_in_hand(seat)
 
     def _place(self, team: int, rank: int, n: int, j: int, t: int) -> None:
         """Put cards on the team's meld of ``rank`` (a new one when there is none, or when
@@ -647,7 +599,7 @@ class HandFootState(State):
 
     def _lay_staged(self) -> None:
         """Everything set aside goes down together (H-MIN-1): the team is down."""
-        team = self.current % 2
+        team = TEAM_OF_SEAT[self.current]
         self._event("went_down", self.current)
         staged, self.staged = self.staged, {}
         for rank, group in sorted(staged.items(), reverse=True):
@@ -667,7 +619,7 @@ class HandFootState(State):
     def _do_take(self, move: TakePile) -> None:
         cards = move.cards
         seat = self.current
-        team = seat % 2
+        team = TEAM_OF_SEAT[seat]
         hand = self.hands[seat]
         for card in cards:
             hand[card] -= 1
@@ -699,7 +651,7 @@ class HandFootState(State):
     def _do_meld(self, move: Meld) -> None:
         cards = move.cards
         seat = self.current
-        team = seat % 2
+        team = TEAM_OF_SEAT[seat]
         hand = self.hands[seat]
         for card in cards:
             hand[card] -= 1
@@ -723,7 +675,7 @@ class HandFootState(State):
         rank = int(move.rank)
         cards = move.cards
         seat = self.current
-        team = seat % 2
+        team = TEAM_OF_SEAT[seat]
         hand = self.hands[seat]
         for card in cards:
             hand[card] -= 1
@@ -747,30 +699,6 @@ class HandFootState(State):
         self._lay_staged()
         self._after_cards_left_hand()
 
-    def _do_discard(self, move: Discard) -> None:
-        card = int(move.card)
-        seat = self.current
-        if self.staged:
-            self._return_staged()  # not laid down: the cards set aside go back to the hand
-        hand = self.hands[seat]
-        hand[card] -= 1
-        self.pile.append(card)
-        if self.known[seat] is not NOTHING_KNOWN:
-            self._forget(seat, (card,))
-        self.thrown[seat] |= 1 << card
-        if self._events is not None:
-            self._event("discarded", seat, card=TOKENS[card])
-        if not any(hand) and self.in_foot[seat]:
-            self._end_hand("out", seat)  # H-OUT-1
-            return
-        if self.asked is _SAID_YES:
-            self.penalties[seat % 2] += 100  # said yes, did not go out (C-ASK-1's house rule)
-            self._event("penalty", seat, points=100)
-        if self.melded_this_turn:
-            self.has_melded[seat] = True
-        # A hand used up by the discard: the foot comes at the start of the next turn (H-FOOT-1).
-        self._begin_turn((seat + 1) % self.rules.players)
-
     # ------------------------------------------------------------------ legal moves
 
     def legal_moves(self) -> list[Move]:
@@ -782,7 +710,7 @@ class HandFootState(State):
         if phase is _ENDED:
             return []
         seat = self.current
-        team = seat % 2
+        team = TEAM_OF_SEAT[seat]
         hand = self.hands[seat]
         down = self.down[team]
         held_total = sum(hand)
@@ -815,7 +743,7 @@ class HandFootState(State):
                         value = staged_value + n * value_n + 50 * j + 20 * t
                         if not self._left_ok(left, team, None, (n, j, t), down, value, need):
                             continue
-                    out.append(_cached_move("meld", rank, n, j, t))
+                    out.append(cached_move("meld", rank, n, j, t))
         if jokers + twos >= 3:
             group = existing.get(JOKER)
             if group is None or down:
@@ -826,7 +754,7 @@ class HandFootState(State):
                         value = staged_value + 50 * j + 20 * t
                         if not self._left_ok(left, team, None, (0, j, t), down, value, need):
                             continue
-                    out.append(_cached_move("meld", JOKER, 0, j, t))
+                    out.append(cached_move("meld", JOKER, 0, j, t))
         for rank in sorted(existing):
             group = existing[rank]
             held = hand[rank] if rank != JOKER else 0
@@ -842,7 +770,7 @@ class HandFootState(State):
                     value = staged_value + n * value_n + 50 * j + 20 * t
                     if not self._left_ok(left, team, group, (n, j, t), down, value, need):
                         continue
-                out.append(_cached_move("add", rank, n, j, t))
+                out.append(cached_move("add", rank, n, j, t))
         if phase is _DRAW_PHASE:
             return out
         if not down and self.staged and self._check_lay_down(LAY_DOWN).reason is None:
@@ -853,7 +781,7 @@ class HandFootState(State):
         total = held_total + (sum(staged) if staged else 0)
         if total == 1 and in_foot:
             piles = self.pile_counts(team) if down else (0, 0, 0)
-            if self._may_go_out_hf(piles, 0) is not None:
+            if self._may_go_out(piles, 0) is not None:
                 return out
         for k in range(NUM_KINDS - 1, -1, -1):
             if hand[k] or (staged and staged[k]):
@@ -869,7 +797,7 @@ class HandFootState(State):
             return False
         if not self.in_foot[self.current]:
             return True
-        return self._may_go_out_hf(self._piles_after(team, group, adding), left) is None
+        return self._may_go_out(self._piles_after(team, group, adding), left) is None
 
     def _legal_pickups(self, out: list[Move], hand: list[int], held_total: int, down: bool,
                      team: int, in_foot: bool) -> None:  # fmt: skip
@@ -898,31 +826,9 @@ class HandFootState(State):
             left = held_total - n - j - t + gain
             if left < 2 and in_foot:
                 piles = self._piles_after_take(team, existing, (n + 1, j, t))
-                if self._may_go_out_hf(piles, left) is not None:
+                if self._may_go_out(piles, left) is not None:
                     continue
-            out.append(_cached_move("take", top, n, j, t))
-
-
-_CHECKERS: dict[type, Callable[[HandFootState, Any], Verdict]] = {
-    Draw: HandFootState._check_draw,
-    TakePile: HandFootState._check_take,
-    Meld: HandFootState._check_meld,
-    Add: HandFootState._check_add,
-    LayDown: HandFootState._check_lay_down,
-    Discard: HandFootState._check_discard,
-    AskPartner: HandFootState._check_ask,
-    Answer: HandFootState._check_answer,
-}
-_PLAYERS: dict[type, Callable[[HandFootState, Any], None]] = {
-    Draw: HandFootState._do_draw,
-    TakePile: HandFootState._do_take,
-    Meld: HandFootState._do_meld,
-    Add: HandFootState._do_add,
-    LayDown: HandFootState._do_lay_down,
-    Discard: HandFootState._do_discard,
-    AskPartner: HandFootState._do_ask,
-    Answer: HandFootState._do_answer,
-}
+            out.append(cached_move("take", top, n, j, t))
 
 
 def score_team(state: HandFootState, team: int) -> TeamScore:
@@ -934,24 +840,28 @@ def score_team(state: HandFootState, team: int) -> TeamScore:
     lines: list[ScoreLine] = []
     clean, dirty, wild = state.pile_counts(team)
     if clean:
-        lines.append(ScoreLine("piles_clean", "H-SCORE-1", 500 * clean, {"count": clean}))
+        lines.append(
+            ScoreLine("piles_clean", "H-SCORE-1", NATURAL_CANASTA_BONUS * clean, {"count": clean})
+        )
     if dirty:
-        lines.append(ScoreLine("piles_dirty", "H-SCORE-1", 300 * dirty, {"count": dirty}))
+        lines.append(
+            ScoreLine("piles_dirty", "H-SCORE-1", MIXED_CANASTA_BONUS * dirty, {"count": dirty})
+        )
     if wild:
-        lines.append(ScoreLine("piles_wild", "H-SCORE-1", 1500 * wild, {"count": wild}))
+        lines.append(ScoreLine("piles_wild", "H-SCORE-1", WILD_PILE_BONUS * wild, {"count": wild}))
     value = state.rules.red_three_value
     reds = state.red_threes[team]
     if reds and value:
         lines.append(ScoreLine("red_threes", "H-RED-1", value * reds, {"count": reds}))
     end = state.end
-    if end is not None and end.how == "out" and end.seat % 2 == team:
-        lines.append(ScoreLine("going_out", "H-SCORE-1", 100))
+    if end is not None and end.how == "out" and team_of(end.seat) == team:
+        lines.append(ScoreLine("going_out", "H-SCORE-1", GOING_OUT_BONUS))
     melded = sum(g.value for g in state.piles[team]) + sum(
         g.value for g in state.melds[team].values()
     )
     if melded:
         lines.append(ScoreLine("melded_cards", "H-VAL-1", melded))
-    seats = [s for s in range(state.players) if s % 2 == team]
+    seats = seats_of(team, state.players)
     left = sum(counts_value(state.hands[s]) + counts_value(state.feet[s]) for s in seats)
     if left:
         lines.append(ScoreLine("cards_in_hand_foot", "H-VAL-1", -left))

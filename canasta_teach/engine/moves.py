@@ -158,5 +158,44 @@ class Verdict:
 LEGAL = Verdict()
 
 
+@dataclass(frozen=True, slots=True)
+class MoveKind:
+    """One kind of move, declared once: everything else that lists move kinds reads this.
+
+    The engine holds only identifiers: ``check`` and ``play`` name the state's methods
+    (``State`` builds its dispatch tables from them, per class, so a variant's override
+    counts); ``button`` is the table's button (catalog key ``button.<button>``), ``told``
+    the learner's own move in words (``msg.<told>``; Draw and Answer pick a variant of it)
+    and ``narrated`` a computer player's move (``game.full.move.<narrated>``; None: an
+    answer is told by the game itself)."""
+
+    move_type: type
+    verb: str  # the notation's first word (``notation.parse_move``)
+    check: str
+    play: str
+    button: str
+    told: str
+    narrated: str | None
+
+
+#: Every move kind, in ``legal_moves`` order.
+MOVE_KINDS: tuple[MoveKind, ...] = (
+    MoveKind(Draw, "draw", "_check_draw", "_do_draw", "draw", "drew", "draw"),
+    MoveKind(TakePile, "take", "_check_take", "_do_take", "take", "took", "take"),
+    MoveKind(Meld, "meld", "_check_meld", "_do_meld", "meld", "melded", "meld"),
+    MoveKind(Add, "add", "_check_add", "_do_add", "add", "added", "add"),
+    MoveKind(
+        LayDown, "lay", "_check_lay_down", "_do_lay_down", "lay_down", "laid_down", "lay_down"
+    ),  # fmt: skip
+    MoveKind(AskPartner, "ask", "_check_ask", "_do_ask", "ask", "asked", "ask"),
+    MoveKind(Answer, "answer", "_check_answer", "_do_answer", "answer", "answered", None),
+    MoveKind(
+        Discard, "discard", "_check_discard", "_do_discard", "discard", "discarded", "discard"
+    ),  # fmt: skip
+)
+#: The kind of each move type.
+KIND_OF: dict[type, MoveKind] = {kind.move_type: kind for kind in MOVE_KINDS}
+
+
 def refuse(code: str, rule: str, **params: Any) -> Verdict:
     return Verdict(Reason(code, rule, params))

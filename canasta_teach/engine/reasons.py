@@ -131,6 +131,7 @@ REASONS: Final[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
     "lay_down_classic": (("C-MIN-4",), ()),
     # Hand and Foot only:
     "pile_full": (("H-MELD-3",), ("rank", "count")),
+    "pile_complete": (("H-MELD-3",), ("rank",)),
     "wild_ratio": (("H-MELD-2",), ("rank", "naturals", "wilds")),
     "wild_meld_naturals": (("H-MELD-2",), ("cards",)),
     "black_three_meld": (("H-BLK-1",), ()),

@@ -7,6 +7,22 @@ from typing import Any, Final
 
 from .cards import DECK_SIZE
 
+#: C-CAN-1, H-MELD-3: a canasta (a Hand and Foot pile) is seven cards, in every rule set
+#: this engine plays (``INT_RANGES`` pins ``canasta_size`` to it).
+CANASTA_SIZE: Final = 7
+
+
+class RuleRangeError(ValueError):
+    """A rule set built with a whole number outside what this engine plays (``INT_RANGES``
+    of every family): ``option``, ``value`` and the range ``low`` to ``high``."""
+
+    def __init__(self, option: str, value: object, low: int, high: int) -> None:
+        super().__init__(f"rule option '{option}' must be from {low} to {high}, not {value!r}")
+        self.option = option
+        self.value = value
+        self.low = low
+        self.high = high
+
 
 @dataclass(frozen=True, slots=True)
 class RuleSet:
@@ -30,7 +46,7 @@ class RuleSet:
     two_naturals_per_wild: bool = False  # C-MELD-2 option (Telugu seed read literally)
     game_target: int = 5000  # C-GAME-1
     max_wilds: int = 3  # C-MELD-2
-    canasta_size: int = 7  # C-CAN-1 (H-MELD-3: a pile is exactly seven)
+    canasta_size: int = CANASTA_SIZE  # C-CAN-1 (H-MELD-3: a pile is exactly seven)
     # Hand and Foot only (``handfoot.py``):
     decks: int = 2  # C-DECK-1 (H-DECK-2: five 54-card decks)
     foot_size: int = 0  # H-DEAL-1: 13 (0: no foot)
@@ -40,6 +56,15 @@ class RuleSet:
     wild_to_go_out: int = 0  # H-OUT-1: wild piles
     red_three_value: int = 100  # H-RED-1 (C-RED-2 is fixed)
     pile_take: int = 0  # H-TURN-1: the top 7 cards (0: the whole pile, as in Classic)
+
+    def __post_init__(self) -> None:
+        # Every family's ranges at once: which family's apply (and the deal's bound on
+        # ``hand_size``) is for positions and saved games to say (``unsupported_value``),
+        # with their own structured errors; no rule set holds a number no family plays.
+        for option, (low, high) in _ANY_FAMILY_RANGES.items():
+            value = getattr(self, option)
+            if type(value) is not int or not low <= value <= high:
+                raise RuleRangeError(option, value, low, high)
 
     def first_meld_minimum(self, cumulative_score: int) -> int:
         """C-MIN-1: the first-meld minimum for a team with this cumulative score."""
@@ -67,20 +92,6 @@ class RuleSet:
         return {k: v for k, v in mine.items() if theirs[k] != v and k != "name"}
 
 
-CLASSIC4: Final = RuleSet()
-CLASSIC2: Final = RuleSet(
-    name="classic2", players=2, hand_size=15, draw_count=2, canastas_to_go_out=2,
-    ask_partner=False,
-)  # fmt: skip
-#: H-*: Hand and Foot as the Hindi seed plays it (``../shared/rules/hand-and-foot.md``).
-HAND_AND_FOOT: Final = RuleSet(
-    name="handfoot", family="handfoot", players=4, hand_size=13, draw_count=2,
-    canastas_to_go_out=0, ask_partner=False, max_wilds=2, decks=5, foot_size=13, rounds=4,
-    clean_to_go_out=2, dirty_to_go_out=2, wild_to_go_out=1, red_three_value=100, pile_take=7,
-)  # fmt: skip
-PRESETS: Final[dict[str, RuleSet]] = {
-    "classic4": CLASSIC4, "classic2": CLASSIC2, "handfoot": HAND_AND_FOOT,
-}  # fmt: skip
 #: The families and the presets of each.
 FAMILIES: Final = ("classic", "handfoot")
 
@@ -139,6 +150,28 @@ HANDFOOT_INT_RANGES: Final[dict[str, tuple[int, int]]] = {
 #: The ranges by family.
 FAMILY_INT_RANGES: Final[dict[str, dict[str, tuple[int, int]]]] = {
     "classic": INT_RANGES, "handfoot": HANDFOOT_INT_RANGES,
+}  # fmt: skip
+#: What some family plays, for each whole-number field: ``RuleSet`` refuses anything else.
+_ANY_FAMILY_RANGES: Final[dict[str, tuple[int, int]]] = {
+    option: (
+        min(ranges[option][0] for ranges in FAMILY_INT_RANGES.values()),
+        max(ranges[option][1] for ranges in FAMILY_INT_RANGES.values()),
+    )
+    for option in INT_RANGES
+}
+CLASSIC4: Final = RuleSet()
+CLASSIC2: Final = RuleSet(
+    name="classic2", players=2, hand_size=15, draw_count=2, canastas_to_go_out=2,
+    ask_partner=False,
+)  # fmt: skip
+#: H-*: Hand and Foot as the Hindi seed plays it (``../shared/rules/hand-and-foot.md``).
+HAND_AND_FOOT: Final = RuleSet(
+    name="handfoot", family="handfoot", players=4, hand_size=13, draw_count=2,
+    canastas_to_go_out=0, ask_partner=False, max_wilds=2, decks=5, foot_size=13, rounds=4,
+    clean_to_go_out=2, dirty_to_go_out=2, wild_to_go_out=1, red_three_value=100, pile_take=7,
+)  # fmt: skip
+PRESETS: Final[dict[str, RuleSet]] = {
+    "classic4": CLASSIC4, "classic2": CLASSIC2, "handfoot": HAND_AND_FOOT,
 }  # fmt: skip
 #: The most cards the hands may take together.  Turning the upcard can take 21 cards (every
 #: wild card and three, then a natural, C-DEAL-3) and the first player's red threes up to 4

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from .cards import counts_value
 from .state import State
+from .teams import seats_of, team_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +53,16 @@ class HandScore:
         return {"teams": [t.to_dict() for t in self.teams]}
 
 
+#: C-CAN-1: a natural canasta's bonus, and a mixed one's (H-SCORE-1: a clean pile's, a
+#: dirty one's); H-SCORE-1: a pile of wild cards only.
+NATURAL_CANASTA_BONUS: Final = 500
+MIXED_CANASTA_BONUS: Final = 300
+WILD_PILE_BONUS: Final = 1500
+#: C-OUT-2, C-OUT-3 (H-SCORE-1): going out, and going out concealed.
+GOING_OUT_BONUS: Final = 100
+CONCEALED_BONUS: Final = 200
+
+
 def red_three_points(count: int) -> int:
     """C-RED-2: 100 each, 800 for all four."""
     return 800 if count == 4 else 100 * count
@@ -72,9 +83,15 @@ def score_team(state: State, team: int) -> TeamScore:
     natural = sum(1 for g in melds if g.is_canasta and g.is_natural)
     mixed = sum(1 for g in melds if g.is_canasta and not g.is_natural)
     if natural:
-        lines.append(ScoreLine("canastas_natural", "C-CAN-1", 500 * natural, {"count": natural}))
+        lines.append(
+            ScoreLine(
+                "canastas_natural", "C-CAN-1", NATURAL_CANASTA_BONUS * natural, {"count": natural}
+            )
+        )
     if mixed:
-        lines.append(ScoreLine("canastas_mixed", "C-CAN-1", 300 * mixed, {"count": mixed}))
+        lines.append(
+            ScoreLine("canastas_mixed", "C-CAN-1", MIXED_CANASTA_BONUS * mixed, {"count": mixed})
+        )
     reds = state.red_threes[team]
     if reds:
         points = red_three_points(reds)
@@ -83,15 +100,15 @@ def score_team(state: State, team: int) -> TeamScore:
         else:
             lines.append(ScoreLine("red_threes", "C-RED-2", points, {"count": reds}))
     end = state.end
-    if end is not None and end.how in ("out", "concealed") and end.seat % 2 == team:
+    if end is not None and end.how in ("out", "concealed") and team_of(end.seat) == team:
         if end.how == "concealed":
-            lines.append(ScoreLine("going_out_concealed", "C-OUT-3", 200))
+            lines.append(ScoreLine("going_out_concealed", "C-OUT-3", CONCEALED_BONUS))
         else:
-            lines.append(ScoreLine("going_out", "C-OUT-2", 100))
+            lines.append(ScoreLine("going_out", "C-OUT-2", GOING_OUT_BONUS))
     melded = sum(g.value for g in melds)
     if melded:
         lines.append(ScoreLine("melded_cards", "C-VAL-2", melded))
-    seats = [s for s in range(state.players) if s % 2 == team]
+    seats = seats_of(team, state.players)
     in_hand = sum(counts_value(state.hands[s]) for s in seats)
     if in_hand:
         lines.append(ScoreLine("cards_in_hand", "C-VAL-2", -in_hand))

@@ -4,8 +4,8 @@
 rule id from ``classic.md``).  ``State.apply(move)`` checks first and changes nothing when
 the move is refused.  ``State.legal_moves()`` lists every legal move in a stable order.
 
-Layout: seats are numbered clockwise from South (0); a seat's team is ``seat % 2``, so
-partners sit opposite in the 4-player game and each player is a team of one in the
+Layout: seats are numbered clockwise from South (0); a seat's team is ``teams.team_of(seat)``,
+so partners sit opposite in the 4-player game and each player is a team of one in the
 2-player game.  Hands are count vectors over the 15 card kinds (``cards.Kind``).
 """
 
@@ -16,12 +16,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from itertools import compress
-from typing import Any
+from typing import Any, ClassVar, Self
 
 from .cards import (
+    BLACK3,
     DECK_COUNTS,
+    JOKER,
     NUM_KINDS,
+    RED3,
     TOKENS,
+    TWO,
     VALUES,
     Kind,
     counts_value,
@@ -31,6 +35,7 @@ from .moves import (
     ASK,
     DRAW,
     LEGAL,
+    MOVE_KINDS,
     NO,
     YES,
     Add,
@@ -48,9 +53,11 @@ from .moves import (
     refuse,
 )
 from .rng import SplitMix64
-from .rules import CLASSIC4, RuleSet
+from .rules import CANASTA_SIZE, CLASSIC4, RuleSet
+from .seats import seat_name
+from .teams import TEAM_OF_SEAT
+from .teams import partner as seat_partner
 
-JOKER, TWO, RED3, BLACK3 = 0, 1, 2, 3
 #: Kind members by index: ``Kind(k)`` goes through Enum machinery, indexing does not.
 _KIND = tuple(Kind)
 _DISCARDS = tuple(Discard(k) for k in _KIND)
@@ -91,14 +98,6 @@ _NOT_ASKED, _PENDING, _SAID_YES, _SAID_NO = Asked.NOT_ASKED, Asked.PENDING, Aske
 
 #: A seat of whom no card is known (``State.known``).
 NOTHING_KNOWN: tuple[int, ...] = (0,) * NUM_KINDS
-
-SEAT_NAMES_4 = ("S", "W", "N", "E")
-SEAT_NAMES_2 = ("S", "N")
-
-
-def seat_name(players: int, seat: int) -> str:
-    """Seats by compass point, clockwise from South (C-DEAL-1)."""
-    return (SEAT_NAMES_4 if players == 4 else SEAT_NAMES_2)[seat]
 
 
 def _tok(kind: int) -> str:
@@ -179,7 +178,7 @@ class MeldGroup:
 
     @property
     def is_canasta(self) -> bool:
-        return self.size >= 7
+        return self.size >= CANASTA_SIZE
 
     @property
     def is_natural(self) -> bool:
@@ -321,6 +320,28 @@ class State:
     thrown: list[int]
     _events: list[Event] | None
 
+    #: ``check`` and ``_play`` by move type, built for each class from ``moves.MOVE_KINDS``
+    #: (``__init_subclass__``), so a variant's override of a ``_check_*`` or ``_do_*`` method
+    #: is what runs; one dict lookup per move, as a table of functions would be.
+    _checkers: ClassVar[dict[type, Callable[[Any, Any], Verdict]]]
+    _players: ClassVar[dict[type, Callable[[Any, Any], None]]]
+    #: The rule a refusal cites for a move out of turn order, and for a move after the end
+    #: (by how the hand ended: the stock ran out, or a player went out).
+    TURN_RULE: ClassVar[str] = "C-TURN-1"
+    STOCK_END_RULE: ClassVar[str] = "C-END-2"
+    OUT_END_RULE: ClassVar[str] = "C-END-1"
+    #: Whether wild cards and red threes (black threes under the option) freeze the pile.
+    PILE_FREEZES: ClassVar[bool] = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._build_dispatch()
+
+    @classmethod
+    def _build_dispatch(cls) -> None:
+        cls._checkers = {k.move_type: getattr(cls, k.check) for k in MOVE_KINDS}
+        cls._players = {k.move_type: getattr(cls, k.play) for k in MOVE_KINDS}
+
     # ------------------------------------------------------------------ creation
 
     def __init__(self, rules: RuleSet = CLASSIC4) -> None:
@@ -355,21 +376,23 @@ class State:
     def deal(
         cls,
         seed: int | str,
-        rules: RuleSet = CLASSIC4,
+        rules: RuleSet | None = None,
         scores: Sequence[int] = (0, 0),
         dealer: int | None = None,
         hand_number: int = 1,
-    ) -> State:
+    ) -> Self:
         """Shuffle with ``seed`` and deal a hand (C-DEAL-1..3).
 
         The dealer defaults to the seat to the right of South, so South plays first.
+        ``rules`` defaults to the class's own (``State``: ``CLASSIC4``).
         """
-        state = cls(rules)
+        state = cls() if rules is None else cls(rules)
+        rules = state.rules
         n = rules.players
         state.scores = list(scores)
         state.dealer = (n - 1) if dealer is None else dealer % n
         state.hand_number = hand_number
-        cards = deck()
+        cards = state._new_deck()
         SplitMix64(seed).shuffle(cards)
         # The stock's top is the end of the list: deal one at a time from the top,
         # starting at the dealer's left (C-DEAL-1).
@@ -377,11 +400,19 @@ class State:
         for i in range(rules.hand_size * n):
             seat = (first + i) % n
             state.hands[seat][cards.pop()] += 1
-        state.stock = cards
-        state._turn_upcard()
+        state._deal_rest(cards, first)
         state.current = first
         state._begin_turn(first)
         return state
+
+    def _new_deck(self) -> list[int]:
+        """The cards to shuffle, in a fixed order (C-DECK-1)."""
+        return deck()
+
+    def _deal_rest(self, cards: list[int], first: int) -> None:
+        """After the hands: the rest is the stock, and the upcard is turned (C-DEAL-2)."""
+        self.stock = cards
+        self._turn_upcard()
 
     def _is_freezer(self, kind: int) -> bool:
         return kind <= RED3 or (kind == BLACK3 and self.rules.black_three_freezes)
@@ -399,7 +430,7 @@ class State:
             elif card > RED3:
                 return
 
-    def copy(self) -> State:
+    def copy(self) -> Self:
         cls = type(self)
         new = cls.__new__(cls)  # a variant's state extends this copy (``HandFootState``)
         new.rules = self.rules
@@ -435,6 +466,57 @@ class State:
         new.thrown = self.thrown[:]
         new._events = None
         return new
+
+    def determinize(self, seat: int, rng: SplitMix64) -> Self:
+        """A copy with the cards hidden from ``seat`` dealt again with ``rng`` (OpenSpiel's
+        ``resample_from_infostate``): the other hands (but for the cards every player saw
+        go into them, ``known``), the stock, and any cards a variant keeps face down.
+
+        Tested: ``player_view(s.determinize(seat, rng), seat) == player_view(s, seat)``, and
+        every card is still there."""
+        world = self.copy()
+        others = [s for s in range(self.players) if s != seat]
+        unseen: list[int] = []
+        # Cards every player saw go into a hand (``State.known``) stay in that hand; only the
+        # rest of each hand is dealt again.
+        for other in others:
+            known = self.known[other]
+            for kind in range(NUM_KINDS):
+                unseen.extend([kind] * (world.hands[other][kind] - known[kind]))
+        unseen.extend(world._face_down_cards())
+        unseen.extend(world.stock)
+        # A red three never stays in a hand once its owner has played (C-RED-1): the unseen
+        # red threes go back to the stock, and the hands are dealt from the other unseen cards.
+        reds = [kind for kind in unseen if kind == RED3]
+        pool = [kind for kind in unseen if kind != RED3]
+        if len(pool) < sum(self.hand_size(other) - sum(self.known[other]) for other in others):
+            pool, reds = unseen, []  # a deal before anyone has played: red threes may be in hands
+        rng.shuffle(pool)
+        at = 0
+        for other in others:
+            counts = list(self.known[other])
+            size = self.hand_size(other) - sum(counts)
+            for kind in pool[at : at + size]:
+                counts[kind] += 1
+            world.hands[other] = counts
+            at += size
+        rest = world._deal_face_down(pool[at:], reds, rng)
+        stock = rest + reds if rest is not None else pool[at:] + reds
+        rng.shuffle(stock)
+        world.stock = stock
+        return world
+
+    def _face_down_cards(self) -> list[int]:
+        """Cards no player sees besides the hands and the stock (none in Classic)."""
+        return []
+
+    def _deal_face_down(
+        self, rest: list[int], reds: list[int], rng: SplitMix64
+    ) -> list[int] | None:
+        """``determinize``'s hook: deal the variant's face-down cards again from ``rest`` (the
+        unseen cards the hands left) and ``reds`` (the unseen red threes, emptied when used),
+        returning what is left for the stock; None: nothing face down (Classic)."""
+        return None
 
     def snapshot(self) -> tuple[Any, ...]:
         """Everything that defines the state, as a comparable value (for tests)."""
@@ -490,10 +572,10 @@ class State:
         return self.phase is _ENDED
 
     def team_of(self, seat: int) -> int:
-        return seat % 2
+        return TEAM_OF_SEAT[seat]
 
     def partner(self, seat: int) -> int:
-        return (seat + 2) % self.rules.players
+        return seat_partner(seat, self.rules.players)
 
     def hand_size(self, seat: int) -> int:
         return sum(self.hands[seat])
@@ -525,13 +607,13 @@ class State:
         return self.rules.first_meld_minimum(self.scores[team])
 
     def canastas(self, team: int) -> int:
-        return sum(1 for g in self.melds[team].values() if g.size >= 7)
+        return sum(1 for g in self.melds[team].values() if g.size >= CANASTA_SIZE)
 
     def staged_value(self) -> int:
         return sum(g.value for g in self.staged.values())
 
     def _staged_canastas(self) -> int:
-        return sum(1 for g in self.staged.values() if g.size >= 7)
+        return sum(1 for g in self.staged.values() if g.size >= CANASTA_SIZE)
 
     def card_total(self) -> int:
         """All cards anywhere: always 108 (C-DECK-1); the property tests rely on it."""
@@ -547,14 +629,15 @@ class State:
         if self.phase is _ENDED:
             end = self.end or HandEnd("stock", self.current)
             # A hand that ran out of stock ended under C-END-2, not by a player going out.
-            rule = "C-END-2" if end.how == "stock" else "C-END-1"
+            rule = self.STOCK_END_RULE if end.how == "stock" else self.OUT_END_RULE
             return refuse(
                 "hand_over", rule, how=end.how, seat=seat_name(self.rules.players, end.seat)
             )
-        checker = _CHECKERS.get(type(move))
+        checkers = self._checkers
+        checker = checkers.get(type(move))
         if checker is None:
             # A subclass of a move type (the table holds the exact types).
-            checker = next((c for t, c in _CHECKERS.items() if isinstance(move, t)), None)
+            checker = next((c for t, c in checkers.items() if isinstance(move, t)), None)
             if checker is None:
                 raise TypeError(f"not a move: {move!r}")
         return checker(self, move)
@@ -566,9 +649,9 @@ class State:
         if self.phase is _ANSWER_PHASE:
             return self._await_answer()
         if want_meld_phase and self.phase is _DRAW_PHASE:
-            return refuse("draw_first", "C-TURN-1")
+            return refuse("draw_first", self.TURN_RULE)
         if not want_meld_phase and self.phase is _MELD_PHASE:
-            return refuse("already_drew", "C-TURN-1")
+            return refuse("already_drew", self.TURN_RULE)
         return None
 
     def _await_answer(self) -> Verdict:
@@ -603,8 +686,11 @@ class State:
                 missing.extend([TOKENS[k]] * (need[k] - hand[k]))
         return missing or None
 
-    def _may_go_out(self, canastas_after: int, hand_after: int = 0) -> Verdict | None:
+    def _may_go_out(self, canastas_after: Any, hand_after: int = 0) -> Verdict | None:
         """None when the current player may go out with this many team canastas.
+
+        Each variant reads its first argument as it counts a team's progress toward going
+        out: here, canastas (an int); Hand and Foot, its (clean, dirty, wild) piles.
 
         ``hand_after`` is what a meld, addition or pickup would leave in the hand: with one
         card left the player would have to discard it and go out, so C-OUT-5 refuses it
@@ -631,7 +717,7 @@ class State:
         ``value`` is the card value the move adds; ``canasta_made`` says whether the move
         turns a meld into a canasta (or lays one).
         """
-        team = self.current % 2
+        team = TEAM_OF_SEAT[self.current]
         if self.down[team]:
             if hand_after < 2:
                 return self._may_go_out(self.canastas(team) + canasta_made, hand_after)
@@ -652,13 +738,13 @@ class State:
     def _meld_phase_refusal(self, team: int) -> Verdict | None:
         """Melds and additions come after the draw, except a first meld set aside before it."""
         if self.phase is _DRAW_PHASE and self.down[team]:
-            return refuse("draw_first", "C-TURN-1")
+            return refuse("draw_first", self.TURN_RULE)
         if self.phase is _ANSWER_PHASE:
             return self._await_answer()
         return None
 
     def _check_meld(self, move: Meld) -> Verdict:
-        team = self.current % 2
+        team = TEAM_OF_SEAT[self.current]
         if self.phase is not _MELD_PHASE:
             bad = self._meld_phase_refusal(team)
             if bad is not None:
@@ -695,7 +781,7 @@ class State:
                 if hand_after >= 2 and self.down[team]:
                     return LEGAL  # ``_meld_verdict``'s answer, sooner
                 value = naturals * VALUES[rank] + jokers * VALUES[JOKER] + twos * VALUES[TWO]
-                return self._meld_verdict(hand_after, value, len(cards) >= 7)
+                return self._meld_verdict(hand_after, value, len(cards) >= CANASTA_SIZE)
         problem = new_meld_shape(self.rules, cards)
         if problem is not None and (rank not in existing or problem.code == "mixed_ranks"):
             return Verdict(problem)
@@ -718,10 +804,12 @@ class State:
                     return blocked
                 return LEGAL
             return refuse("black_threes_only_going_out", "C-OUT-4")
-        return self._meld_verdict(hand_after, sum(VALUES[k] for k in cards), len(cards) >= 7)
+        return self._meld_verdict(
+            hand_after, sum(VALUES[k] for k in cards), len(cards) >= CANASTA_SIZE
+        )
 
     def _check_add(self, move: Add) -> Verdict:
-        team = self.current % 2
+        team = TEAM_OF_SEAT[self.current]
         if self.phase is not _MELD_PHASE:
             bad = self._meld_phase_refusal(team)
             if bad is not None:
@@ -765,7 +853,7 @@ class State:
         if hand_after >= 2 and self.down[team]:
             return LEGAL  # ``_meld_verdict``'s answer, sooner
         size = target.naturals + target.jokers + target.twos
-        makes = size < 7 <= size + len(cards)
+        makes = size < CANASTA_SIZE <= size + len(cards)
         value = naturals * VALUES[rank] + jokers * VALUES[JOKER] + twos * VALUES[TWO]
         if naturals + jokers + twos != len(cards):
             value = sum(VALUES[k] for k in cards)
@@ -774,7 +862,7 @@ class State:
     def _meld_verdict(self, hand_after: int, value: int, canasta_made: bool) -> Verdict:
         """The verdict on a well-shaped meld or addition: refused by ``_after_meld``, legal
         with a note while it is only set aside (below the first-meld minimum), or legal."""
-        team = self.current % 2
+        team = TEAM_OF_SEAT[self.current]
         if self.down[team]:
             # ``_after_meld`` for a team that is down (and no note to give).
             if hand_after < 2:
@@ -800,7 +888,7 @@ class State:
         if not pile:
             return refuse("pile_empty", "C-TURN-1")
         seat = self.current
-        team = seat % 2
+        team = TEAM_OF_SEAT[seat]
         top = pile[-1]
         if top == BLACK3:
             return refuse("black_three_on_top", "C-BLK-1")
@@ -869,7 +957,7 @@ class State:
             group_size = (existing.size if existing else 0) + 1 + len(cards)
             before = existing.size if existing else 0
             canastas = (self.canastas(team) if down else self._staged_canastas()) + (
-                before < 7 <= group_size
+                before < CANASTA_SIZE <= group_size
             )
             blocked = self._may_go_out(canastas, hand_after)
             if blocked is not None:
@@ -884,7 +972,7 @@ class State:
             if hand[card] < 1:
                 return refuse("not_in_hand", "C-TURN-3", cards=[_tok(card)])
             if sum(hand) == 1:
-                blocked = self._may_go_out(self.canastas(self.current % 2))
+                blocked = self._may_go_out(self.canastas(TEAM_OF_SEAT[self.current]))
                 if blocked is not None:
                     return blocked
             return LEGAL
@@ -898,7 +986,7 @@ class State:
             return refuse("not_in_hand", "C-TURN-3", cards=[_tok(card)])
         left = self.hand_size(seat) + sum(staged) - 1
         if left == 0:
-            blocked = self._may_go_out(self.canastas(seat % 2))
+            blocked = self._may_go_out(self.canastas(TEAM_OF_SEAT[seat]))
             if blocked is not None:
                 return blocked
         return LEGAL
@@ -915,6 +1003,10 @@ class State:
         # Classic has no lay-down step: the cards set aside go down by themselves once they
         # reach the minimum (C-MIN-4).  Hand and Foot has one (``handfoot.py``).
         return refuse("lay_down_classic", "C-MIN-4")
+
+    def _do_lay_down(self, move: LayDown) -> None:
+        # Never reached: ``_check_lay_down`` refuses every lay-down in Classic.
+        raise IllegalMove(move, self._check_lay_down(move).reason)
 
     def _check_ask(self, move: AskPartner | None = None) -> Verdict:
         if self.rules.players != 4:
@@ -936,7 +1028,7 @@ class State:
     def apply(self, move: Move) -> Verdict:
         """Check ``move``; if legal, play it.  A refused move changes nothing."""
         kind = type(move)
-        checker = _CHECKERS.get(kind)
+        checker = self._checkers.get(kind)
         if checker is None or self.phase is _ENDED:
             verdict = self.check(move)
             if verdict.reason is None:
@@ -946,7 +1038,7 @@ class State:
         # random play spends a third of its time here.
         verdict = checker(self, move)
         if verdict.reason is None:
-            _PLAYERS[kind](self, move)
+            self._players[kind](self, move)
         return verdict
 
     def apply_with_events(self, move: Move) -> tuple[Verdict, list[Event]]:
@@ -972,10 +1064,11 @@ class State:
             raise IllegalMove(move, verdict.reason)
 
     def _play(self, move: Move) -> None:
-        player = _PLAYERS.get(type(move))
+        players = self._players
+        player = players.get(type(move))
         if player is None:
             # A subclass of a move type (the table holds the exact types).
-            player = next(p for t, p in _PLAYERS.items() if isinstance(move, t))
+            player = next(p for t, p in players.items() if isinstance(move, t))
         player(self, move)
 
     def _forget(self, seat: int, cards: Sequence[int]) -> None:
@@ -1021,14 +1114,14 @@ class State:
     def _lay_red_three(self, seat: int) -> bool:
         """Lay a red three held in the hand and draw its replacement; False when the hand
         ended (C-END-2)."""
-        self.red_threes[seat % 2] += 1
+        self.red_threes[TEAM_OF_SEAT[seat]] += 1
         if not self.stock:
             self._red_three_event(seat, "dealt", None)
             return True
         card = self.stock.pop()
         self._red_three_event(seat, "dealt", card)
         while card == RED3:
-            self.red_threes[seat % 2] += 1
+            self.red_threes[TEAM_OF_SEAT[seat]] += 1
             if not self.stock:
                 self._red_three_event(seat, "drawn", None)
                 self._end_hand("stock", seat)
@@ -1048,8 +1141,13 @@ class State:
             self.created_this_turn = set()
         self.took_pile = False
         self.asked = _NOT_ASKED
-        hand = self.hands[seat]
         # C-RED-1: red threes dealt into the hand go down before the first draw.
+        self._lay_red_threes_in_hand(seat)
+
+    def _lay_red_threes_in_hand(self, seat: int) -> None:
+        """Every red three in ``seat``'s hand goes down and is replaced from the stock (C-RED-1,
+        H-RED-1); the hand may end on the way (C-END-2)."""
+        hand = self.hands[seat]
         while hand[RED3]:
             hand[RED3] -= 1
             if not self._lay_red_three(seat):
@@ -1075,10 +1173,10 @@ class State:
         drawn = 0
         for _ in range(count):
             if not self.stock:
-                break  # C-TWO-2: the last card is the whole draw
+                break  # C-TWO-2, H-TURN-1: the last card is the whole draw
             card = self.stock.pop()
-            while card == RED3:  # C-RED-1: laid down at once and replaced
-                self.red_threes[seat % 2] += 1
+            while card == RED3:  # C-RED-1, H-RED-1: laid down at once and replaced
+                self.red_threes[TEAM_OF_SEAT[seat]] += 1
                 if not self.stock:
                     self._red_three_event(seat, "drawn", None)
                     if drawn:
@@ -1095,7 +1193,8 @@ class State:
             self._commit_staged_if_ready()
 
     def _commit_staged_if_ready(self) -> None:
-        team = self.current % 2
+        """C-MIN-4: the cards set aside go down by themselves once they reach the minimum."""
+        team = TEAM_OF_SEAT[self.current]
         if not self.staged or self.down[team]:
             return
         if self.staged_value() < self.minimum(team):
@@ -1106,7 +1205,7 @@ class State:
         self._commit_staged()
 
     def _commit_staged(self) -> None:
-        team = self.current % 2
+        team = TEAM_OF_SEAT[self.current]
         if self.staged:
             self._event("went_down", self.current)
         for rank, group in self.staged.items():
@@ -1119,7 +1218,7 @@ class State:
     def _do_take(self, move: TakePile) -> None:
         cards = move.cards
         seat = self.current
-        team = seat % 2
+        team = TEAM_OF_SEAT[seat]
         hand = self.hands[seat]
         for card in cards:
             hand[card] -= 1
@@ -1167,7 +1266,7 @@ class State:
     def _do_meld(self, move: Meld) -> None:
         cards = move.cards
         seat = self.current
-        team = seat % 2
+        team = TEAM_OF_SEAT[seat]
         hand = self.hands[seat]
         for card in cards:
             hand[card] -= 1
@@ -1195,7 +1294,7 @@ class State:
         rank = int(move.rank)
         cards = move.cards
         seat = self.current
-        team = seat % 2
+        team = TEAM_OF_SEAT[seat]
         hand = self.hands[seat]
         for card in cards:
             hand[card] -= 1
@@ -1243,25 +1342,34 @@ class State:
         self.thrown[seat] |= 1 << card
         if self._events is not None:
             self._event("discarded", seat, card=TOKENS[card])
-        if card <= RED3 or (card == BLACK3 and self.rules.black_three_freezes):
+        if self.PILE_FREEZES and (
+            card <= RED3 or (card == BLACK3 and self.rules.black_three_freezes)
+        ):
             self.pile_freezers += 1  # as ``_is_freezer``, inlined
-        if sum(hand) == 0:
+        if sum(hand) == 0 and self._out_with_empty_hand(seat):
             self._go_out()
             return
         # The turn ends.
         if self.asked is _SAID_YES:
-            self.penalties[seat % 2] += 100  # C-ASK-1: said yes, did not go out
+            self.penalties[TEAM_OF_SEAT[seat]] += 100  # C-ASK-1: said yes, did not go out
             self._event("penalty", seat, points=100)
         if self.melded_this_turn:
             self.has_melded[seat] = True
         self._begin_turn((seat + 1) % self.rules.players)
+
+    def _out_with_empty_hand(self, seat: int) -> bool:
+        """Whether a seat whose discard empties its hand goes out (always, in Classic)."""
+        return True
 
     def _go_out(self) -> None:
         seat = self.current
         concealed = (
             not self.has_melded[seat]
             and not self.took_pile
-            and any(self.melds[seat % 2][r].size >= 7 for r in self.created_this_turn)
+            and any(
+                self.melds[TEAM_OF_SEAT[seat]][r].size >= CANASTA_SIZE
+                for r in self.created_this_turn
+            )
         )
         self._end_hand("concealed" if concealed else "out", seat)
 
@@ -1269,7 +1377,11 @@ class State:
         self._return_staged()
         self.end = HandEnd(how, seat)
         self.phase = _ENDED
-        self._event("hand_over", seat, how=how)
+        self._event("hand_over", seat, how=how, **self._hand_over_facts())
+
+    def _hand_over_facts(self) -> dict[str, Any]:
+        """What a ``hand_over`` event says besides how the hand ended (a variant's round)."""
+        return {}
 
     # ------------------------------------------------------------------ legal moves
 
@@ -1291,7 +1403,7 @@ class State:
         if phase is _ENDED:
             return []
         seat = self.current
-        team = seat % 2
+        team = TEAM_OF_SEAT[seat]
         hand = self.hands[seat]
         down = self.down[team]
         held_total = sum(hand)
@@ -1452,10 +1564,10 @@ class State:
                     continue
                 hand_after = held_total - size + pile_gain
                 if hand_after < 2:
-                    made = e_size < 7 <= e_size + 1 + size
+                    made = e_size < CANASTA_SIZE <= e_size + 1 + size
                     if self._may_go_out(canastas + made, hand_after) is not None:
                         continue
-                out.append(_cached_move("take", top, n, j, t))
+                out.append(cached_move("take", top, n, j, t))
 
     def _legal_melds_of(
         self, out: list[Move], rank: int, held: int, jokers: int, twos: int, max_wilds: int
@@ -1475,15 +1587,15 @@ class State:
                 if per_wild and n < 2 * (j + t):
                     continue
                 if self._check_meld_fast(rank, n, j, t):
-                    out.append(_cached_move("meld", rank, n, j, t))
+                    out.append(cached_move("meld", rank, n, j, t))
 
     def _check_meld_fast(self, rank: int, n: int, j: int, t: int) -> bool:
         """The going-out and minimum part of ``_check_meld`` (shape already known good)."""
         hand_after = self.hand_size(self.current) - n - j - t
-        if hand_after >= 2 and self.down[self.current % 2]:
+        if hand_after >= 2 and self.down[TEAM_OF_SEAT[self.current]]:
             return True
         value = n * VALUES[rank] + 50 * j + 20 * t
-        return self._after_meld(hand_after, value, n + j + t >= 7) is None
+        return self._after_meld(hand_after, value, n + j + t >= CANASTA_SIZE) is None
 
     def _legal_adds_to(
         self, out: list[Move], group: MeldGroup, held: int, held_total: int, jokers: int,
@@ -1491,7 +1603,7 @@ class State:
     ) -> None:  # fmt: skip
         """Additions to ``group`` when more than their shape decides: the shape and going-out
         conditions of ``_check_add``.  ``may_out`` caches ``_may_go_out`` by canastas."""
-        team = self.current % 2
+        team = TEAM_OF_SEAT[self.current]
         down = self.down[team]
         rank = group.rank
         per_wild = self.rules.two_naturals_per_wild
@@ -1507,27 +1619,30 @@ class State:
                 if down and hand_after >= 2:
                     ok = True
                 elif down:
-                    c = self.canastas(team) + (before < 7 <= before + size)
+                    c = self.canastas(team) + (before < CANASTA_SIZE <= before + size)
                     if c not in may_out:
                         may_out[c] = self._may_go_out(c, hand_after) is None
                     ok = may_out[c]
                 else:
                     value = n * VALUES[rank] + 50 * j + 20 * t
-                    made = before < 7 <= before + size
+                    made = before < CANASTA_SIZE <= before + size
                     ok = self._after_meld(hand_after, value, made) is None
                 if ok:
-                    out.append(_cached_move("add", rank, n, j, t))
+                    out.append(cached_move("add", rank, n, j, t))
 
     def _legal_discards(self, out: list[Move], hand: list[int], held_total: int) -> None:
         if not self.staged:
-            if held_total == 1 and self._may_go_out(self.canastas(self.current % 2)) is not None:
+            if (
+                held_total == 1
+                and self._may_go_out(self.canastas(TEAM_OF_SEAT[self.current])) is not None
+            ):
                 return
             # The kinds held, highest first.
             out.extend(compress(_DISCARDS_HIGH_TO_LOW, reversed(hand)))
             return
         staged_kinds = self._staged_counts()
         left = held_total + sum(staged_kinds) - 1
-        if left == 0 and self._may_go_out(self.canastas(self.current % 2)) is not None:
+        if left == 0 and self._may_go_out(self.canastas(TEAM_OF_SEAT[self.current])) is not None:
             return
         out.extend([_DISCARDS[k] for k in _HIGH_TO_LOW if hand[k] or staged_kinds[k]])
 
@@ -1560,14 +1675,14 @@ def _all_melds(
     for n in range(2, held + 1):
         for j, t in _WILD_OPTIONS[jokers][twos][max_wilds]:
             if n + j + t >= 3 and not (per_wild and n < 2 * (j + t)):
-                out.append(_cached_move("meld", rank, n, j, t))
+                out.append(cached_move("meld", rank, n, j, t))
     return tuple(out)
 
 
 def _all_adds(rank: int, held: int, room: int, jokers: int, twos: int) -> tuple[Move, ...]:
     """Every addition to a meld of ``rank`` with room for ``room`` more wild cards."""
     return tuple(
-        _cached_move("add", rank, n, j, t)
+        cached_move("add", rank, n, j, t)
         for j, t in _WILD_OPTIONS[jokers][twos][room]
         for n in range(held + 1)
         if n + j + t
@@ -1611,11 +1726,11 @@ def _all_takes(
                     continue  # C-PILE-4, C-MELD-1
             elif n + j + t == 0 and frozen:
                 continue
-            out.append(_cached_move("take", top, n, j, t))
+            out.append(cached_move("take", top, n, j, t))
     return tuple(out)
 
 
-def _cached_move(verb: str, rank: int, n: int, j: int, t: int) -> Move:
+def cached_move(verb: str, rank: int, n: int, j: int, t: int) -> Move:
     key = (verb, rank, n, j, t)
     cached = _MOVE_CACHE.get(key)
     if cached is None:
@@ -1623,30 +1738,7 @@ def _cached_move(verb: str, rank: int, n: int, j: int, t: int) -> Move:
     return cached
 
 
-#: ``State.check`` by move type (a table, not a chain of ``isinstance``: ``apply`` runs it
-#: on every move).
-_CHECKERS: dict[type, Callable[[State, Any], Verdict]] = {
-    Draw: State._check_draw,
-    TakePile: State._check_take,
-    Meld: State._check_meld,
-    Add: State._check_add,
-    LayDown: State._check_lay_down,
-    Discard: State._check_discard,
-    AskPartner: State._check_ask,
-    Answer: State._check_answer,
-}
-
-
-#: ``State._play`` by move type.
-_PLAYERS: dict[type, Callable[[State, Any], None]] = {
-    Draw: State._do_draw,
-    TakePile: State._do_take,
-    Meld: State._do_meld,
-    Add: State._do_add,
-    Discard: State._do_discard,
-    AskPartner: State._do_ask,
-    Answer: State._do_answer,
-}
+State._build_dispatch()
 
 
 class IllegalMove(ValueError):

@@ -750,6 +750,12 @@ def _pile_full(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _W
     return "reason.pile_full", {"count": count, "rank_of": t.card_of(facts["rank"])}
 
 
+def _pile_complete(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
+    if facts["rank"] == "JK":
+        return "reason.pile_complete.wild", {}
+    return "reason.pile_complete", {"rank_of": t.card_of(facts["rank"])}
+
+
 def _wild_ratio(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> _Words:
     rank, naturals = facts["rank"], int(facts["naturals"])
     if naturals < 1:
@@ -812,6 +818,7 @@ def _needed_only(t: Translator, code: str, rule: str, facts: dict[str, Any]) -> 
 
 _REASON_WORDS = {
     "pile_full": _pile_full,
+    "pile_complete": _pile_complete,
     "wild_ratio": _wild_ratio,
     "wild_meld_naturals": _cards_only,
     "take_needs_pair": _hf_take_needs_pair,

@@ -15,17 +15,14 @@ from typing import Any
 from canasta_teach.engine import (
     Add,
     Answer,
-    AskPartner,
     Discard,
-    Draw,
     Kind,
     Meld,
     Move,
-    TakePile,
     Verdict,
 )
 from canasta_teach.engine.cards import TOKENS
-from canasta_teach.engine.moves import LayDown
+from canasta_teach.engine.moves import MOVE_KINDS
 from canasta_teach.i18n import Translator
 
 from .table import TableController
@@ -42,13 +39,9 @@ PLAYER_KEYS = {4: "game.full.players.four", 2: "game.full.players.two"}
 #: The games the table plays: Classic Canasta (2 or 4 players) and Hand and Foot (4 players).
 VARIANT_KEYS = {"classic": "game.full.variant.classic", "handfoot": "game.full.variant.handfoot"}
 MOVE_KEYS = {
-    Draw: "game.full.move.draw",
-    TakePile: "game.full.move.take",
-    Meld: "game.full.move.meld",
-    Add: "game.full.move.add",
-    Discard: "game.full.move.discard",
-    AskPartner: "game.full.move.ask",
-    LayDown: "game.full.move.lay_down",
+    kind.move_type: f"game.full.move.{kind.narrated}"
+    for kind in MOVE_KINDS
+    if kind.narrated is not None
 }
 
 

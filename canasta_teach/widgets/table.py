@@ -37,7 +37,7 @@ from canasta_teach.engine import (
 )
 from canasta_teach.engine.cards import TOKENS, parse_kind
 from canasta_teach.engine.handfoot import HandFootState
-from canasta_teach.engine.moves import ASK, LayDown, canonical
+from canasta_teach.engine.moves import ASK, MOVE_KINDS, LayDown, canonical
 from canasta_teach.engine.state import Phase
 from canasta_teach.engine.view import player_view, seat_names, team_names
 from canasta_teach.i18n import RTL_LANGUAGES, Translator
@@ -139,16 +139,7 @@ def capitalised(text: str) -> str:
 
 
 #: The button that plays each kind of engine move.
-_BUTTON_OF_MOVE: dict[type, str] = {
-    Draw: "draw",
-    TakePile: "take",
-    Meld: "meld",
-    Add: "add",
-    LayDown: "lay_down",
-    Discard: "discard",
-    AskPartner: "ask",
-    Answer: "answer",
-}
+_BUTTON_OF_MOVE: dict[type, str] = {kind.move_type: kind.button for kind in MOVE_KINDS}
 
 
 def spoken_card_name(tr: Translator, token: str) -> str:
