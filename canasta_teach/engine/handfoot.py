@@ -54,6 +54,7 @@ from .scoring import (
     WILD_PILE_BONUS,
     ScoreLine,
     TeamScore,
+    register_variant_scorer,
 )
 from .seats import seat_name
 from .state import (
@@ -872,6 +873,9 @@ def score_team(state: HandFootState, team: int) -> TeamScore:
     if state.penalties[team]:
         lines.append(ScoreLine("ask_penalty", "H-OUT-3", -state.penalties[team]))
     return TeamScore(team, tuple(lines))
+
+
+register_variant_scorer(HandFootState, score_team)
 
 
 __all__ = [

@@ -6,7 +6,7 @@ read in any language or as JSON.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -63,6 +63,18 @@ GOING_OUT_BONUS: Final = 100
 CONCEALED_BONUS: Final = 200
 
 
+#: A variant that scores its own way registers its scorer here for its state class (its module
+#: is imported wherever one of its states exists), so this module needs no variant import.
+_VARIANT_SCORERS: dict[type[State], Callable[[Any, int], TeamScore]] = {}
+
+
+def register_variant_scorer(
+    state_class: type[State], scorer: Callable[[Any, int], TeamScore]
+) -> None:
+    """``score_team`` of ``state_class``'s states is ``scorer`` (Hand and Foot's, H-SCORE-1)."""
+    _VARIANT_SCORERS[state_class] = scorer
+
+
 def red_three_points(count: int) -> int:
     """C-RED-2: 100 each, 800 for all four."""
     return 800 if count == 4 else 100 * count
@@ -74,10 +86,9 @@ def score_team(state: State, team: int) -> TeamScore:
     At the end of a hand this is the hand's score; before it, it is what the team would
     score if the hand ended now (with no going-out bonus).
     """
-    if state.rules.family != "classic":
-        from .variants import find_variant
-
-        return find_variant(state.rules.family).score_team(state, team)
+    variant_scorer = _VARIANT_SCORERS.get(type(state))
+    if variant_scorer is not None:
+        return variant_scorer(state, team)
     lines: list[ScoreLine] = []
     melds = state.melds[team].values()
     natural = sum(1 for g in melds if g.is_canasta and g.is_natural)
