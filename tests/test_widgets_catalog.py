@@ -64,6 +64,10 @@ def keys_used_by_the_widgets() -> set[str]:
 
     used |= {f"room.error.{code}" for code in ROOM_ERRORS}
     used |= {f"room.note.{code}" for code in NOTE_CODES}
+    # A move told as advice: one key per narrated move kind (canasta_teach.widgets.gametable).
+    from canasta_teach.widgets.gametable import MOVE_KEYS
+
+    used |= set(MOVE_KEYS.values())
     # The coach's notes and the mistakes a review names (canasta_teach.bots.coach).
     from canasta_teach.bots.coach import MISTAKES, NOTES
 
