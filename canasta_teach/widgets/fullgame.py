@@ -340,7 +340,10 @@ class FullGame:
             # foresee their choices, and a learner who restarts the deal and replays the same
             # moves does not meet the same game.  Fresh per game rather than one server
             # secret mixed with the day: with a secret a day, the computers would answer the
-            # same moves the same way all day long, and a replay would still work.
+            # same moves the same way all day long, and a replay would still work.  This holds
+            # for the computers that use randomness (easy's discards, hard's sampled worlds,
+            # every Hand and Foot level); Classic's "normal" player decides from the position
+            # alone, so against it a replay of the same moves is still the same game.
             self.bot_salt = secrets.token_hex(16)
         else:
             self.day = None
