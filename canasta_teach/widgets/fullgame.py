@@ -280,6 +280,9 @@ class FullGame:
         self.store = store if store is not None else SaveStore()
         self.board = board  # a leaderboard (None: opened on first use)
         self.player = "this-kernel"  # the browser's id, once it has said it
+        #: Who records on the leaderboard before (or without) a browser id: this kernel alone,
+        #: never every page that has not said hello.
+        self._kernel_player = f"kernel-{secrets.token_hex(8)}"
         self._said_hello = False
         self.narration = Narration()
         self._move_lines: list[Line] = []  # the lines of the move just played
@@ -331,9 +334,21 @@ class FullGame:
         if mode == "daily":
             self.day: date | None = day or datetime.now(timezone.utc).date()
             seed = daily_seed(self.day, rules.name)
+            # The deal is public on purpose: everyone on the board plays the same cards, and
+            # anyone can check it.  The computers' randomness is not (F24): 128 bits of the
+            # system's, fresh for each daily game, so a script knowing the public seed cannot
+            # foresee their choices, and a learner who restarts the deal and replays the same
+            # moves does not meet the same game.  Fresh per game rather than one server
+            # secret mixed with the day: with a secret a day, the computers would answer the
+            # same moves the same way all day long, and a replay would still work.  This holds
+            # for the computers that use randomness (easy's discards, hard's sampled worlds,
+            # every Hand and Foot level); Classic's "normal" player decides from the position
+            # alone, so against it a replay of the same moves is still the same game.
+            self.bot_salt = secrets.token_hex(16)
         else:
             self.day = None
             seed = seed or f"practice/{secrets.token_hex(6)}"
+            self.bot_salt = ""
         self.game = Game(rules, seed)
         self.seats = self._make_seats()
         self.takebacks: list[int] = []  # len(game.moves) before each learner action
@@ -348,8 +363,15 @@ class FullGame:
             if s == LEARNER:
                 seats.append(Seat("learner"))
             else:
-                seats.append(Seat("bot", find_bot(self.level, seed=f"{self.game.seed}/{s}")))
+                seats.append(Seat("bot", find_bot(self.level, seed=self._bot_seed(s))))
         return seats
+
+    def _bot_seed(self, seat: int) -> str:
+        """The seed of the computer at ``seat``: from the game's seed (a practice game
+        replays), and in a daily game also from ``bot_salt`` (see ``_new_game``)."""
+        if self.bot_salt:
+            return f"{self.game.seed}/{seat}/{self.bot_salt}"
+        return f"{self.game.seed}/{seat}"
 
     def _partner_map(self) -> dict[int, Any]:
         # The table enables "Ask partner" only when the partner seat has a player.
@@ -758,6 +780,8 @@ class FullGame:
             game.rules.players, level, mode, pace, day
         )  # fmt: skip
         self.game = game
+        # A resumed daily game gets fresh computers' randomness too (never the public seed's).
+        self.bot_salt = secrets.token_hex(16) if mode == "daily" else ""
         self.seats = self._make_seats()
         self.takebacks = [n for n in takebacks if 0 <= n <= len(game.moves)]
         self.awaiting_next = bool(doc.get("awaiting_next")) and game.last_hand is not None
@@ -802,6 +826,7 @@ class FullGame:
                     variant=self.game.rules.name,
                     level=self.level,
                     score=self.game.totals[LEARNER % 2],
+                    player=self.player if self._said_hello else self._kernel_player,
                 )  # fmt: skip
             )
             self.board_done = True
