@@ -11,8 +11,8 @@ if nobody changed the room meanwhile (``RoomStore.write_if``, a compare-and-set 
 otherwise it is made again on the new room.  A change that keeps losing that race claims the
 room (``RoomStore.claim``): the others then wait for it, so a move always completes.  A seat's
 language is kept apart from the document (``RoomStore.set_lang``): switching it is not a change
-of the game and never makes the computers think again.  Each seat's writes are counted
-(``RoomStore.allow_write``) and refused as ``too_fast`` past what any person does.
+of the game and never makes the computers think again.  A seat's settings and language switches
+are counted (``RoomStore.allow_write``) and refused as ``too_fast`` past what any person does.
 
 The room document (JSON) holds the settings, the seats (``human`` with the SHA-256 of its
 token, ``open`` before the game, ``bot``, or ``released``: a person's seat the computer took
