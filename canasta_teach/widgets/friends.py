@@ -15,7 +15,6 @@ still here.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import re
 import time
@@ -268,9 +267,14 @@ class RoomTable:
             return
         away_before = self._away_seats()
         self.rooms.heartbeat(self.code, self.seat)
-        if self.snapshot is not None:
-            self.snapshot.presence = self.rooms.store.presence(self.code)
-        if self._away_seats() != away_before:
+        snap = self.snapshot
+        langs_before = None if snap is None else snap.langs
+        if snap is not None:
+            snap.presence = self.rooms.store.presence(self.code)
+            # Languages are kept apart from the room's versions: the others' switches are
+            # read here, with who is away.
+            snap.langs = self.rooms.store.langs(self.code)
+        if self._away_seats() != away_before or (snap is not None and snap.langs != langs_before):
             self.render()
 
     def _away_seats(self) -> frozenset[int]:
@@ -424,8 +428,12 @@ class RoomTable:
             # The narration keeps what happened, not words: drawn again, it reads in the new
             # language.
             if self.code is not None:
-                with contextlib.suppress(RoomError):
-                    self.rooms.join(self.code, self.token, tr.lang)
+                try:
+                    self.rooms.set_language(self.code, self.token, tr.lang)
+                except RoomError as error:
+                    # The page reads in the new language all the same; only what the others
+                    # see of it waits (``too_fast``: switched more often than a person does).
+                    self.controller.say("refusal", tr.ui(error.key))
                 self.refresh()
             self.render()
 
@@ -627,7 +635,7 @@ class RoomTable:
                     status = tr.ui("room.status.away")
                 else:
                     status = tr.ui("room.status.here")
-                status += f" · {LANGUAGE_NAMES.get(entry.get('lang', ''), '')}"
+                status += f" · {LANGUAGE_NAMES.get(snap.lang(s), '')}"
             elif kind == "released":
                 who, status = tr.ui("room.who.released"), tr.ui("room.status.computer")
             elif kind == "bot":
