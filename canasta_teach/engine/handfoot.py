@@ -277,6 +277,7 @@ class HandFootState(State):
             "variant": self.rules.family,
             "round": self.round,
             "rounds": self.rules.rounds,
+            "round_minimum": self.round_minimum(),
             "feet": {
                 names[s]: {"in_foot": self.in_foot[s], "size": self.foot_size(s)}
                 for s in range(self.players)

@@ -104,6 +104,7 @@ _HANDFOOT_WORDS: Final = {
     "game.score.why.red_threes": "game.score.why.hf_red_threes",
     "game.full.hand_scored": "game.full.hf.round_scored",
     "game.full.hand_starts": "game.full.hf.round_starts",
+    "game.full.sheet.caption": "game.full.hf.sheet_caption",
     "game.full.sheet.hand": "game.full.hf.sheet_round",
     "game.full.hand_over": "game.full.hf.round_over",
     "game.full.next_hand": "game.full.hf.next_round",
