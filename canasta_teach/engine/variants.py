@@ -14,6 +14,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+# Registers Hand and Foot's position format with ``notation`` (a variant's notation module
+# is imported here, where the variants are listed, and nowhere else).
+from . import handfoot_notation as _handfoot_notation  # noqa: F401
 from .moves import MOVE_KINDS, Answer, AskPartner, Discard, LayDown
 from .rules import CLASSIC2, CLASSIC4, FAMILIES, HAND_AND_FOOT, RuleSet
 from .scoring import TeamScore

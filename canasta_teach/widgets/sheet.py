@@ -124,7 +124,7 @@ def _pile_line_facts(
         left = [
             TOKENS[k]
             for s in seats
-            for counts in (state.hands[s], state.face_down_foot(s) or ())
+            for counts in (state.hands[s], state.face_down_foot(s) or [0] * len(TOKENS))
             for k in range(len(TOKENS))
             for _ in range(counts[k])
             if k != 2  # red threes have their own line
