@@ -114,7 +114,10 @@ _HANDFOOT_WORDS: Final = {
     "game.full.hand_number": "game.full.hf.round_number",
     "game.full.title": "game.full.hf.title",
     "game.full.intro.four": "game.full.hf.intro",
-    "game.why.take": "game.why.hf_take",
+    # One reason for every pickup (H-PILE-1), whichever way Classic's would be worded.
+    "game.why.take_pair": "game.why.hf_take",
+    "game.why.take_natural_wild": "game.why.hf_take",
+    "game.why.take_onto_meld": "game.why.hf_take",
     "game.why.go_out": "game.why.hf_go_out",
     "game.why.go_out_concealed": "game.why.hf_go_out",
     "hint.out_explain": "hint.hf_out_explain",

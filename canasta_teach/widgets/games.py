@@ -792,8 +792,7 @@ class PuzzleGame:
             if made and kind in PILE_WHY:
                 return tr.ui(PILE_WHY[kind], cards=tr.cards([TOKENS[k] for k in move.cards]))
         if puzzle.goal == "take_or_explain" and isinstance(move, TakePile):
-            own = variant_of(state).words.get("game.why.take")  # one reason (H-PILE-1)
-            return tr.ui(own or _take_why(move, self._top_before))
+            return tr.ui(variant_of(state).word(_take_why(move, self._top_before)))
         if puzzle.goal == "first_meld":
             team = self.controller.seat % 2
             have = sum(group.value for group in state.melds[team].values())
