@@ -253,6 +253,9 @@ class HandFootState(State):
             return 0
         return self.round_minimum()
 
+    def opening_minimum(self, team: int) -> int:
+        return self.round_minimum()
+
     def round_minimum(self) -> int:
         """H-MIN-1: this round's first-meld minimum, 50, 90, 120 or 150."""
         return ROUND_MINIMUMS[min(max(self.hand_number, 1), len(ROUND_MINIMUMS)) - 1]
@@ -277,7 +280,6 @@ class HandFootState(State):
             "variant": self.rules.family,
             "round": self.round,
             "rounds": self.rules.rounds,
-            "round_minimum": self.round_minimum(),
             "feet": {
                 names[s]: {"in_foot": self.in_foot[s], "size": self.foot_size(s)}
                 for s in range(self.players)

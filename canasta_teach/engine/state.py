@@ -613,6 +613,11 @@ class State:
             return 0
         return self.rules.first_meld_minimum(self.scores[team])
 
+    def opening_minimum(self, team: int) -> int:
+        """What the team's first meld needs, down or not (C-MIN-1; Hand and Foot: the
+        round's, H-MIN-1)."""
+        return self.rules.first_meld_minimum(self.scores[team])
+
     def canastas(self, team: int) -> int:
         return sum(1 for g in self.melds[team].values() if g.size >= CANASTA_SIZE)
 

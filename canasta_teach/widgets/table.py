@@ -763,7 +763,7 @@ class TableController:
                 "table.hf.round",
                 number=tr.number(view["round"]),
                 rounds=tr.number(view["rounds"]),
-                points=tr.number(view["round_minimum"]),
+                points=tr.number(state.opening_minimum(mine)),
             ),  # fmt: skip
             "foot_text": self._foot_words(view["feet"][names[self.seat]]),
             "button_text": texts,
