@@ -38,8 +38,9 @@ from typing import Any, Final
 from canasta_teach.engine import Answer, Move, Verdict
 from canasta_teach.engine.game import Game
 from canasta_teach.engine.notation import parse_move
-from canasta_teach.engine.rules import preset
+from canasta_teach.engine.rules import FAMILIES, preset
 from canasta_teach.engine.state import Phase
+from canasta_teach.engine.variants import find_variant
 
 from .store import RoomStore, StoreError
 
@@ -48,7 +49,7 @@ ROOM_VERSION: Final = 1
 CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH: Final = 10
 TOKEN_BYTES: Final = 32
-VARIANTS: Final = ("classic", "handfoot")
+VARIANTS: Final = FAMILIES  # a room plays any variant (``engine.variants``)
 LEVELS: Final = ("easy", "normal", "hard")
 #: How long a person who closed the tab keeps their seat (the host's setting), in minutes.
 KEEP_MINUTES: Final = (2, 10, 30)
@@ -147,9 +148,8 @@ def seat_of(doc: dict[str, Any], token: object) -> int | None:
 
 
 def rules_name(doc: dict[str, Any]) -> str:
-    if doc["variant"] == "handfoot":
-        return "handfoot"
-    return "classic4" if doc["players"] == 4 else "classic2"
+    """The preset a room's game is played with: its variant's for its number of players."""
+    return find_variant(doc["variant"]).rules_for(doc["players"]).name
 
 
 def join_order(players: int) -> tuple[int, ...]:
@@ -235,8 +235,7 @@ class Rooms:
         """A new room with the host in South; its code and the host's token."""
         if players not in (2, 4) or variant not in VARIANTS or level not in LEVELS:
             raise ValueError("bad room settings")
-        if variant == "handfoot":
-            players = 4
+        players = find_variant(variant).rules_for(players).players  # H-DECK-1: four
         token = secrets.token_urlsafe(TOKEN_BYTES)
         now = time.time()
         for _ in range(10):
@@ -326,7 +325,8 @@ class Rooms:
             if doc["status"] != "lobby":
                 raise RoomError("not_now")
             if setting == "players" and value in (2, 4):
-                if value == 2 and (doc["variant"] == "handfoot" or len(humans(doc)) > 2):
+                counts = find_variant(doc["variant"]).player_counts
+                if value == 2 and (value not in counts or len(humans(doc)) > 2):
                     raise RoomError("too_many_people")
                 if value == 2:
                     # The friend sits opposite (North is seat 1 at a two-player table).
@@ -334,7 +334,7 @@ class Rooms:
                 doc["players"] = value
             elif setting == "variant" and value in VARIANTS:
                 doc["variant"] = value
-                if value == "handfoot":
+                if doc["players"] not in find_variant(value).player_counts:
                     self._widen(doc)
             elif setting == "level" and value in LEVELS:
                 doc["level"] = value
