@@ -20,7 +20,8 @@ Then, with the N tabs open:
 - click-to-update under load: with all N pages open, Meld pressed on a sample of pages (a
   refusal, answered by the kernel), event to first change of the message area;
 - the cap: the server's cap on this machine and the N from which learners are turned away,
-  verified at the end with a small cap (``--verify-cap``, N = cap + 5: exactly 5 turned away).
+  verified at the end with a small cap (``--verify-cap``, N = cap + 5: exactly 5 turned away,
+  else the exit status is 1).
 
 All tabs are then closed (each closed tab shuts its kernel down) before the next N.
 
@@ -223,9 +224,10 @@ def measure(
                     # until the 5-minute cull.
                     port = app.free_port()
                     log = open(Path(tmp) / f"voila-{label}-{n}.log", "wb")  # noqa: SIM115
-                    proc = app.start_server(
-                        port, site, options={"max_kernels": server_cap}, stdout=log, stderr=log
-                    )
+                    # Every learner here comes from this one machine: no share per address
+                    # (the whole class is one address).
+                    options = {"max_kernels": server_cap, "per_address": 0}
+                    proc = app.start_server(port, site, options=options, stdout=log, stderr=log)
                     try:
                         app.wait_for_port(port, timeout=120, proc=proc)
                         base = f"http://127.0.0.1:{port}/voila/render/"
@@ -315,7 +317,22 @@ def main(argv: list[str] | None = None) -> int:
     )
     if args.json:
         print(json.dumps(result, indent=2))
-    return 0
+    return 0 if _cap_held(result, args.verify_cap) else 1
+
+
+def _cap_held(result: dict[str, Any], cap: int) -> bool:
+    """The refusal check: with N = cap + 5 learners, exactly ``cap`` served and 5 turned away,
+    by the server alone and in Chromium."""
+    (row,) = [r for r in result["sizes"] if r["label"] == "cap"]
+    alone = row["server_only"]
+    in_chromium = (row["interactive"], row["refused"])
+    held = (alone["served"], alone["refused"]) == (cap, 5) and in_chromium == (cap, 5)
+    print(
+        f"cap check (cap {cap}, {cap + 5} learners): server alone {alone['served']} served / "
+        f"{alone['refused']} turned away; Chromium {row['interactive']} interactive / "
+        f"{row['refused']} turned away: {'PASS' if held else 'FAIL'}"
+    )
+    return held
 
 
 if __name__ == "__main__":

@@ -25,6 +25,8 @@ from __future__ import annotations
 import argparse
 import atexit
 import contextlib
+import hashlib
+import inspect
 import json
 import logging
 import os
@@ -39,6 +41,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from canasta_teach.hardening import BROWSER_SHARE, UNATTENDED_MINUTES
 from canasta_teach.paths import LESSONS_DIR, REPO_ROOT, TEMPLATE_NAME
 
 DEFAULT_PORT = 8866
@@ -81,7 +84,8 @@ VOILA_CONFIG: dict[str, dict[str, Any]] = {
     },
     # A closed tab shuts its kernel down (Voilà sends a beacon on `beforeunload`); a crashed tab,
     # a lost connection or a plain GET (no browser) does not: cull kernels that nobody has been
-    # connected to for 5 minutes (a page open in a tab stays connected and is never culled).
+    # connected to for 5 minutes. A page left open (or a socket held open by a script) is culled
+    # by the app itself once no person has used it for `--unattended-minutes` (F23).
     "MappingKernelManager": {"cull_idle_timeout": 300, "cull_interval": 30},
 }
 
@@ -153,12 +157,17 @@ def voila_command(
     max_kernels: int | None = None,
     allow_hosts: Sequence[str] = (),
     ip: str = HOST,
+    per_address: int | None = None,
+    per_browser: int | None = None,
+    unattended_minutes: float | None = None,
+    trust_proxy: bool = False,
 ) -> list[str]:
     """The argv that serves ``root`` (default ``lessons/``) on 127.0.0.1:``port``.
 
     Start it in its own process group (``start_new_session=True``) and stop it by killing that
     group: the kernels are its children. ``preheat`` turns on Voilà's pre-heated kernels (one
     per notebook, executed ahead of the request); off by default, see ``benchmarks.app_bench``.
+    The other options are :class:`ServeOptions`' (None: its default).
     """
     root_dir = Path(root) if root is not None else LESSONS_DIR
     command = [
@@ -179,6 +188,14 @@ def voila_command(
         command += ["--allow-host", name]
     if ip != HOST:
         command += ["--ip", ip]
+    if per_address is not None:
+        command += ["--max-kernels-per-address", str(int(per_address))]
+    if per_browser is not None:
+        command += ["--max-kernels-per-browser", str(int(per_browser))]
+    if unattended_minutes is not None:
+        command += ["--unattended-minutes", repr(float(unattended_minutes))]
+    if trust_proxy:
+        command.append("--trust-proxy")
     return command
 
 
@@ -285,6 +302,11 @@ def _serve(
     max_kernels: int | None = None,
     allow_hosts: Sequence[str] = (),
     ip: str = HOST,
+    *,
+    per_address: int | None = None,
+    per_browser: int | None = None,
+    unattended_minutes: float | None = None,
+    trust_proxy: bool = False,
 ) -> None:
     """Run Voilà in this process (the ``serve`` subcommand), hardened (canasta_teach.hardening)."""
     data_dir = tempfile.mkdtemp(prefix="canasta-jupyter-")
@@ -293,6 +315,7 @@ def _serve(
     old = os.environ.get("JUPYTER_PATH")
     os.environ["JUPYTER_PATH"] = data_dir + (os.pathsep + old if old else "")
 
+    import tornado.ioloop
     import tornado.web
     from jupyter_server.utils import url_path_join
     from voila.app import Voila
@@ -305,16 +328,25 @@ def _serve(
 
     hardening.install_error_pages()
     cap = max_kernels if max_kernels is not None else hardening.kernel_budget()
+    slots = hardening.KernelSlots(
+        cap,
+        per_address=hardening.address_share(cap) if per_address is None else per_address,
+        per_browser=hardening.BROWSER_SHARE if per_browser is None else per_browser,
+    )
+    unattended = 60.0 * (
+        hardening.UNATTENDED_MINUTES if unattended_minutes is None else unattended_minutes
+    )
     allowed = [*allow_hosts, *([ip] if ip not in ("0.0.0.0", "::", "") else [])]
-    pending = [0]  # pages being rendered, whose kernel may not be counted yet
 
     # Voilà ships no types, so its classes are Any here (pyproject's mypy overrides).
     class PageHandler(TornadoVoilaHandler):  # type: ignore[misc]
         """Voilà's page handler, with a cap on kernels and the ``_xsrf`` cookie set.
 
-        Each page view starts a kernel: past ``cap`` kernels (running, or being started for a
-        page), the visitor gets a translated "too many learners right now" page (503, Retry-After)
-        instead, and no kernel starts.
+        Each page view starts a kernel: past ``cap`` kernels (running, or asked for by a page
+        being rendered: each counted once, ``hardening.KernelSlots``), the visitor gets a
+        translated "too many learners right now" page (503, Retry-After) instead, and no kernel
+        starts; past their address's or browser's share, the same page saying that it is their
+        own pages that are too many (429).
 
         On ``beforeunload`` the page asks the server to shut its kernel down with a beacon that
         carries the ``_xsrf`` cookie; Voilà never sets that cookie, so the request fails with
@@ -322,37 +354,76 @@ def _serve(
         (voila-dashboards/voila#1458). Reading ``xsrf_token`` sets the cookie.
         """
 
+        slot: hardening.PageSlot | None = None
+
         async def prepare(self) -> None:
             await super().prepare()
             self.xsrf_token  # noqa: B018 (the property sets the cookie)
 
+        @property
+        def kernel_manager(self) -> Any:
+            manager = super().kernel_manager
+            return manager if self.slot is None else _CountedKernels(manager, slots, self.slot)
+
+        def _visitor(self) -> hardening.Visitor:
+            # The browser is its _xsrf cookie's token (kept by the browser, the same in every
+            # tab); a visitor without cookies is only their address.
+            cookie = self.get_cookie("_xsrf")
+            browser = hashlib.sha256(cookie.encode()).hexdigest()[:32] if cookie else None
+            return hardening.visitor_of(
+                self.request.remote_ip, self.request.headers, browser, trust_proxy=trust_proxy
+            )
+
         async def get(self, path: str | None = None) -> None:
-            running = len(self.kernel_manager.list_kernel_ids())
-            if running + pending[0] >= cap:
+            visitor = self._visitor()
+            refusal = slots.refusal(visitor, self.kernel_manager.list_kernel_ids())
+            if refusal is not None:
                 self.log.warning(
-                    "kernel cap reached (%d running, %d starting)", running, pending[0]
-                )
-                self.set_status(503)
+                    "page refused (%s): %d kernels held by %s", refusal,
+                    slots.held_by(visitor.address), visitor.address,
+                )  # fmt: skip
+                self.set_status(503 if refusal == "cap" else 429)
                 self.set_header("Retry-After", "60")
                 self.set_header("Cache-Control", "no-store")
                 self.set_header("Content-Type", "text/html; charset=UTF-8")
-                self.finish(hardening.busy_page(self.request.path, self.base_url))
+                language = self.request.headers.get("Accept-Language")
+                page = hardening.busy_page(
+                    self.request.path, self.base_url, language, mine=refusal != "cap"
+                )
+                self.finish(page)
                 return
-            pending[0] += 1
+            self.slot = slots.admit(visitor)
             try:
                 await super().get(path)
             finally:
-                pending[0] -= 1
+                slots.rendered(self.slot)
+
+    async def cull_unattended() -> None:
+        manager = app_instance[0].kernel_manager
+        for kernel_id in slots.unattended(manager.list_kernel_ids(), unattended):
+            hardening.log.warning(
+                "shutting down kernel %s: its page sent nothing for %.0f minutes",
+                kernel_id, unattended / 60,
+            )  # fmt: skip
+            with contextlib.suppress(Exception):  # already gone, or going: nothing to do
+                await manager.shutdown_kernel(kernel_id)
+
+    app_instance: list[Any] = []
 
     class CanastaVoila(Voila):  # type: ignore[misc]  # Voilà ships no types (see PageHandler)
-        """Voilà without the directory tree page and the contents API; kernels shut down.
+        """Voilà without the directory tree page, the contents API and the login pages;
+        static paths that name no file are 404s; kernels shut down.
 
-        Both list the served folder (file names, sizes, dates; Voilà blanks file contents) and
-        the app needs neither: they go, and ``/`` redirects to the start page instead.
+        The tree and the contents API list the served folder (file names, sizes, dates; Voilà
+        blanks file contents) and the app needs neither: they go, and ``/`` redirects to the
+        start page instead. The app has no login, and ``/logout`` failed with a 500.
         """
 
         def init_handlers(self) -> list[Any]:
-            dropped = {"TornadoVoilaTreeHandler", "VoilaContentsHandler"}
+            dropped = {
+                "TornadoVoilaTreeHandler", "VoilaContentsHandler", "LoginFormHandler",
+                "LogoutHandler", "VoilaLoginHandler",
+            }  # fmt: skip
             guarded = hardening.guarded_websocket_handler()
             handlers = []
             for handler in super().init_handlers():
@@ -360,8 +431,11 @@ def _serve(
                     continue
                 if handler[1] is TornadoVoilaHandler:
                     handler = (handler[0], PageHandler, *handler[2:])
-                if handler[1] is VoilaKernelWebsocketHandler:
+                elif handler[1] is VoilaKernelWebsocketHandler:
                     handler = (handler[0], guarded, *handler[2:])
+                elif issubclass(handler[1], tornado.web.StaticFileHandler):
+                    handler = (handler[0], hardening.quiet_static_handler(handler[1]),
+                               *handler[2:])  # fmt: skip
                 handlers.append(handler)
             start = url_path_join(self.server_url, "voila/render", START_PAGE)
             handlers.insert(0, (self.server_url, tornado.web.RedirectHandler, {"url": start}))
@@ -383,6 +457,11 @@ def _serve(
                 return find_handler(request, **kwargs)
 
             app.find_handler = checked
+            # The kernel websocket tells the slots when a page sends a widget message.
+            app.settings[hardening.SLOTS_SETTING] = slots
+            app_instance.append(self)
+            every = min(30.0, max(0.5, unattended / 4))
+            tornado.ioloop.PeriodicCallback(cull_unattended, every * 1000).start()
             super().listen()
 
     class HostRefusedHandler(tornado.web.RequestHandler):
@@ -394,6 +473,34 @@ def _serve(
         CanastaVoila.launch_instance(argv=voila_args(port, root, preheat=preheat, ip=ip))
     finally:
         shutil.rmtree(data_dir, ignore_errors=True)
+
+
+class _CountedKernels:
+    """The kernel manager as one page being rendered sees it: the kernel it starts gets an id
+    chosen here, given to the page's slot first, so that the kernel counts from the moment it
+    is asked for (before the manager lists it) and is never counted twice (F22)."""
+
+    def __init__(self, manager: Any, slots: Any, slot: Any) -> None:
+        self._manager = manager
+        self._slots = slots
+        self._slot = slot
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._manager, name)
+
+    async def start_kernel(self, **kwargs: Any) -> str:
+        import uuid
+
+        kernel_id = kwargs.pop("kernel_id", None) or str(uuid.uuid4())
+        self._slots.started(self._slot, kernel_id)
+        started = self._manager.start_kernel(kernel_id=kernel_id, **kwargs)
+        return str(await started if inspect.isawaitable(started) else started)
+
+    async def get_rendered_notebook(self, *args: Any, **kwargs: Any) -> Any:
+        # A pre-heated kernel (``--preheat``) was counted by the manager already.
+        rendered = await self._manager.get_rendered_notebook(*args, **kwargs)
+        self._slots.started(self._slot, rendered[2])
+        return rendered
 
 
 class _NotVoilasAddress(logging.Filter):
@@ -569,6 +676,33 @@ def main(argv: Sequence[str] | None = None) -> int:
             "behind a proxy that checks Host), or $CANASTA_ALLOWED_HOSTS (comma-separated)",
         )
         p.add_argument("--ip", default=HOST, help=f"address to listen on (default {HOST})")
+        p.add_argument(
+            "--max-kernels-per-address",
+            type=int,
+            default=None,
+            help="most kernels one visitor's address may hold (0: no limit); default: a quarter "
+            "of --max-kernels, at least 4. A class behind one router is one address",
+        )
+        p.add_argument(
+            "--max-kernels-per-browser",
+            type=int,
+            default=None,
+            help=f"most kernels one browser (its cookie) may hold (0: no limit); default "
+            f"{BROWSER_SHARE}",
+        )
+        p.add_argument(
+            "--unattended-minutes",
+            type=float,
+            default=None,
+            help="shut a kernel down when its page has sent no widget message (no click) for "
+            f"this long, connected or not; default {UNATTENDED_MINUTES:g}",
+        )
+        p.add_argument(
+            "--trust-proxy",
+            action="store_true",
+            help="take the visitor's address from X-Real-IP / X-Forwarded-For (only behind a "
+            "reverse proxy that sets them: anyone can send them)",
+        )
 
     install = sub.add_parser(
         "install-template", help="copy the canasta template into a Jupyter data folder"
@@ -601,6 +735,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             max_kernels=args.max_kernels,
             allow_hosts=args.allow_host,
             ip=args.ip,
+            **_share_options(args),
         )
         return 0
     if args.command == "install-template":
@@ -633,7 +768,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(path)
         return 0
     options = {"max_kernels": args.max_kernels, "allow_hosts": args.allow_host, "ip": args.ip}
-    return _run(args.port, args.root, options)
+    return _run(args.port, args.root, {**options, **_share_options(args)})
+
+
+def _share_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options that limit one visitor (``--max-kernels-per-address`` ...), as keywords."""
+    return {
+        "per_address": args.max_kernels_per_address,
+        "per_browser": args.max_kernels_per_browser,
+        "unattended_minutes": args.unattended_minutes,
+        "trust_proxy": args.trust_proxy,
+    }
 
 
 if __name__ == "__main__":

@@ -13,17 +13,24 @@ the widgets never import it):
 - :func:`host_allowed`: the Host header must name this server (F5, DNS rebinding).
 - :func:`kernel_budget` / :func:`busy_page` / :func:`error_page`: the kernel cap (F3) and the
   translated pages that replace a bare "500: Internal Server Error" (F16).
+- :class:`KernelSlots`: who holds the server's kernels, each counted once (F22), with a share
+  per address and per browser, and which of them no person has used for a while (F23).
+- :func:`quiet_static_handler`: a file path that cannot name a file is a 404, never a 500 with a
+  traceback in the log (F3/F16 leftovers).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import html
 import json
 import logging
 import os
 import re
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any, Literal
 
 log = logging.getLogger("canasta_teach.hardening")
@@ -175,6 +182,184 @@ def kernel_budget(memory: int | None = None) -> int:
     return max(4, min(400, int(memory * 0.5) // KERNEL_MEMORY))
 
 
+def address_share(cap: int) -> int:
+    """The default share of the cap one address may hold: a quarter, at least 4 (a class
+    behind one school router is one address: 30 learners fit a cap of 125)."""
+    return max(4, cap // 4)
+
+
+#: The default share of one browser (one ``_xsrf`` cookie): a learner's lesson tabs.
+BROWSER_SHARE = 8
+#: The default minutes after which a kernel whose page has sent no widget message is culled,
+#: connected or not: a learner reading a lesson for half an hour without a click loses the
+#: kernel (a reload brings the page and the saved game back), a visitor holding sockets open
+#: loses every place they hold.
+UNATTENDED_MINUTES = 30.0
+
+
+@dataclass(frozen=True)
+class Visitor:
+    """Who asked for a page: their address, and their browser when it sent a cookie."""
+
+    address: str
+    browser: str | None = None
+
+
+@dataclass(eq=False)
+class PageSlot:
+    """A page being rendered: its visitor, and its kernel's id once the kernel is asked for."""
+
+    visitor: Visitor
+    kernel_id: str | None = None
+
+
+class KernelSlots:
+    """Who holds the server's kernels (F22, F23 in ``../shared/reviews/reliability.md``).
+
+    A page in the middle of rendering has its kernel running already: counting both the kernel
+    and the page turned learners away below the cap. Here a page counts until its kernel is
+    asked for (:meth:`started`, with the id the page's kernel will have), and from then on the
+    kernel counts, once, whether or not the kernel manager lists it yet.
+
+    Each kernel remembers its visitor: one address may hold ``per_address`` kernels, one browser
+    ``per_browser`` (0: no limit), so one visitor cannot fill the cap. And each kernel remembers
+    when its page last sent a widget message (:meth:`saw_person`): :meth:`unattended` names the
+    kernels no person has used for a while, connected or not, for the server to cull.
+
+    Everything runs on the server's event loop: no locks."""
+
+    def __init__(
+        self,
+        cap: int,
+        per_address: int = 0,
+        per_browser: int = 0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.cap = cap
+        self.per_address = per_address
+        self.per_browser = per_browser
+        self._clock = clock
+        self._rendering: list[PageSlot] = []
+        self._owners: dict[str, Visitor] = {}
+        self._person_seen: dict[str, float] = {}
+
+    def _held(self, running: Iterable[str]) -> tuple[set[str], list[PageSlot]]:
+        """The kernels that count (running, or asked for by a page), and the pages whose kernel
+        is not asked for yet; kernels that are gone are forgotten."""
+        kernels = set(running) | {s.kernel_id for s in self._rendering if s.kernel_id}
+        for kernel_id in [k for k in self._owners if k not in kernels]:
+            del self._owners[kernel_id]
+            self._person_seen.pop(kernel_id, None)
+        return kernels, [s for s in self._rendering if s.kernel_id is None]
+
+    def refusal(self, visitor: Visitor, running: Iterable[str]) -> str | None:
+        """Why ``visitor`` may not open one more page now ("cap", "address" or "browser"), or
+        None when they may. ``running``: the kernel manager's kernel ids."""
+        kernels, waiting = self._held(running)
+        if len(kernels) + len(waiting) >= self.cap:
+            return "cap"
+        holders = [self._owners.get(k) for k in kernels] + [s.visitor for s in waiting]
+        if self.per_address and self.per_address <= sum(
+            1 for v in holders if v is not None and v.address == visitor.address
+        ):
+            return "address"
+        if (
+            visitor.browser is not None
+            and self.per_browser
+            and self.per_browser
+            <= sum(1 for v in holders if v is not None and v.browser == visitor.browser)
+        ):
+            return "browser"
+        return None
+
+    def admit(self, visitor: Visitor) -> PageSlot:
+        """Count a page being rendered (after :meth:`refusal` said None, with no await between
+        the two); :meth:`rendered` when it is done, whatever happened."""
+        slot = PageSlot(visitor)
+        self._rendering.append(slot)
+        return slot
+
+    def started(self, slot: PageSlot, kernel_id: str) -> None:
+        """The page's kernel is asked for, with this id: from now on the kernel counts."""
+        slot.kernel_id = kernel_id
+        self._owners[kernel_id] = slot.visitor
+        self._person_seen[kernel_id] = self._clock()
+
+    def rendered(self, slot: PageSlot) -> None:
+        """The page is done (sent, or failed): its person has the whole time from now."""
+        with contextlib.suppress(ValueError):
+            self._rendering.remove(slot)
+        if slot.kernel_id in self._person_seen:
+            self._person_seen[slot.kernel_id] = self._clock()
+
+    def saw_person(self, kernel_id: str) -> None:
+        """The kernel's page sent a widget message: someone is there."""
+        if kernel_id in self._person_seen:
+            self._person_seen[kernel_id] = self._clock()
+
+    def unattended(self, running: Iterable[str], seconds: float) -> list[str]:
+        """The running kernels started for a page that has sent no widget message for
+        ``seconds`` (a page still rendering is never one of them)."""
+        rendering = {s.kernel_id for s in self._rendering}
+        now = self._clock()
+        return [
+            kernel_id
+            for kernel_id in running
+            if kernel_id not in rendering
+            and kernel_id in self._person_seen
+            and now - self._person_seen[kernel_id] >= seconds
+        ]
+
+    def held_by(self, address: str) -> int:
+        """How many kernels one address holds now (for the log and the tests)."""
+        return sum(1 for v in self._owners.values() if v.address == address)
+
+
+def visitor_of(
+    remote_ip: str | None, headers: Any, browser: str | None, *, trust_proxy: bool = False
+) -> Visitor:
+    """The visitor of a request. Behind a reverse proxy every request comes from the proxy's
+    address: with ``trust_proxy`` (the proxy sets ``X-Real-IP`` or appends to
+    ``X-Forwarded-For``), the address the proxy saw is used instead. Never trusted otherwise:
+    any visitor can send those headers."""
+    address = remote_ip or "?"
+    if trust_proxy:
+        real = (headers.get("X-Real-IP") or "").strip()
+        forwarded = [a.strip() for a in (headers.get("X-Forwarded-For") or "").split(",")]
+        address = real or (forwarded[-1] if forwarded[-1] else address)
+    return Visitor(address[:64], browser[:64] if browser else None)
+
+
+# ---------------------------------------------------------------------------- incoming messages
+
+
+def incoming_kind(frame: str | bytes, protocol: str) -> str | None:
+    """The ``msg_type`` of a message a page sent over its kernel websocket (None when it cannot
+    be read: the frame checks and jupyter_server deal with such frames)."""
+    try:
+        if isinstance(frame, str):
+            header = json.loads(frame).get("header")
+        elif protocol == V1_PROTOCOL:
+            parts = _v1_parts(frame)
+            header = json.loads(parts[1]) if parts is not None and len(parts) > 1 else None
+        else:  # legacy binary: the message's JSON comes first, then its buffers
+            if not frame_is_sane(frame, protocol):
+                return None
+            count = int.from_bytes(frame[:4], "big")
+            ends = [int.from_bytes(frame[4 * i : 4 * i + 4], "big") for i in range(1, count + 1)]
+            ends.append(len(frame))
+            header = json.loads(frame[ends[0] : ends[1]]).get("header")
+    except (ValueError, AttributeError, RecursionError):
+        return None
+    kind = header.get("msg_type") if isinstance(header, dict) else None
+    return kind if isinstance(kind, str) else None
+
+
+#: What a person's page sends when its learner acts: widget messages (a click, a choice, a
+#: hello with the browser's id). Info requests and websocket pings come from any open socket.
+PERSON_MESSAGES = frozenset({"comm_msg"})
+
+
 # ---------------------------------------------------------------------------- pages
 
 _LANG_IN_PATH = re.compile(r"/voila/render/(en|ur|hi|te)/")
@@ -198,16 +383,31 @@ h1 {{ font-size: 1.4em; }}
 """
 
 
-def page_language(path: str) -> str:
-    """The lesson language a URL path names (``/voila/render/ur/...``), else English."""
+def page_language(path: str, accept_language: str | None = None) -> str:
+    """The lesson language a URL path names (``/voila/render/ur/...``), else the first of the
+    app's languages the browser asks for (``Accept-Language: ur-PK,ur;q=0.9``), else English."""
+    from canasta_teach.i18n import LANGUAGES
+
     match = _LANG_IN_PATH.search(path or "")
-    return match.group(1) if match else "en"
+    if match:
+        return match.group(1)
+    for part in (accept_language or "")[:500].split(","):
+        code = part.split(";", 1)[0].strip().lower()[:2]
+        if code in LANGUAGES:
+            return code
+    return "en"
 
 
-def _page(path: str, title_key: str, text_key: str, base_url: str = "/") -> str:
+def _page(
+    path: str,
+    title_key: str,
+    text_key: str,
+    base_url: str = "/",
+    accept_language: str | None = None,
+) -> str:
     from canasta_teach.i18n import LANGUAGES, get_translator
 
-    first = page_language(path)
+    first = page_language(path, accept_language)
     order = [first, *(lang for lang in LANGUAGES if lang != first)]
     start = html.escape(base_url.rstrip("/") + "/voila/render/index.ipynb")
     # The template's stylesheet carries the shipped fonts (@font-face), so these pages do not
@@ -233,20 +433,28 @@ def _page(path: str, title_key: str, text_key: str, base_url: str = "/") -> str:
     )
 
 
-def busy_page(path: str, base_url: str = "/") -> str:
-    """503: every kernel the server may start is in use ("try again in a minute")."""
-    return _page(path, "server.busy.title", "server.busy.text", base_url)
+def busy_page(
+    path: str, base_url: str = "/", accept_language: str | None = None, *, mine: bool = False
+) -> str:
+    """503: every kernel the server may start is in use ("try again in a minute"); with
+    ``mine``, 429: this visitor's address or browser holds its share already ("close a lesson
+    you no longer need")."""
+    if mine:
+        return _page(path, "server.busy.title", "server.busy.yours", base_url, accept_language)
+    return _page(path, "server.busy.title", "server.busy.text", base_url, accept_language)
 
 
 #: Status -> the message key of its explanation.
 ERROR_TEXTS = {403: "server.error.refused", 404: "server.error.not_found"}
 
 
-def error_page(status: int, path: str, base_url: str = "/") -> str:
-    """Any error status, in the page's language first, without a traceback."""
-    return _page(
-        path, "server.error.title", ERROR_TEXTS.get(status, "server.error.failed"), base_url
-    )
+def error_page(
+    status: int, path: str, base_url: str = "/", accept_language: str | None = None
+) -> str:
+    """Any error status, in the page's (or else the browser's) language first, without a
+    traceback."""
+    text = ERROR_TEXTS.get(status, "server.error.failed")
+    return _page(path, "server.error.title", text, base_url, accept_language)
 
 
 def install_error_pages() -> None:
@@ -261,12 +469,31 @@ def install_error_pages() -> None:
     def write_error(self: tornado.web.RequestHandler, status_code: int, **kwargs: Any) -> None:
         self.set_header("Content-Type", "text/html; charset=UTF-8")
         self.set_header("Cache-Control", "no-store")
-        self.finish(error_page(status_code, self.request.path))
+        language = self.request.headers.get("Accept-Language")
+        self.finish(error_page(status_code, self.request.path, accept_language=language))
 
     # APIHandler (JSON) defines its own write_error, which these leave in place. Replacing a
     # method on the class is the point here (every handler of the server, Voilà's included).
     tornado.web.RequestHandler.write_error = write_error  # type: ignore[method-assign]
     JupyterHandler.write_error = write_error  # type: ignore[method-assign]
+
+
+def quiet_static_handler(base: type) -> type:
+    """``base`` (a tornado ``StaticFileHandler``) answering 404 for a path that cannot name one
+    of its files. Voilà's template handler fails to split ``/voila/templates/canasta/conf.json``
+    and tornado's handler chokes on a NUL byte (``x.txt%00.png``): both raised ``ValueError``,
+    a 500 with a traceback in the log for any visitor who typed such an address."""
+    import tornado.web
+
+    class QuietStaticFileHandler(base):  # type: ignore[misc]
+        async def get(self, path: str, include_body: bool = True) -> None:
+            try:
+                await super().get(path, include_body)
+            except ValueError:  # raised while resolving the path, before anything is sent
+                raise tornado.web.HTTPError(404) from None
+
+    QuietStaticFileHandler.__name__ = QuietStaticFileHandler.__qualname__ = base.__name__
+    return QuietStaticFileHandler
 
 
 def _safe_frames_connection_class() -> type:
@@ -287,10 +514,18 @@ def _safe_frames_connection_class() -> type:
                 log.warning("refused a malformed %d-byte websocket frame", len(incoming_msg))
                 self.websocket_handler.close(1003, "malformed frame")
                 return
+            slots = self.websocket_handler.settings.get(SLOTS_SETTING)
+            if isinstance(slots, KernelSlots) and (
+                incoming_kind(incoming_msg, self.subprotocol or "") in PERSON_MESSAGES
+            ):
+                slots.saw_person(self.kernel_id)
             super().handle_incoming_message(incoming_msg)
 
     return SafeFramesConnection
 
+
+#: The tornado setting that holds the app's :class:`KernelSlots` (absent on a Jupyter Server).
+SLOTS_SETTING = "canasta_kernel_slots"
 
 #: Jupyter Server settings for an environment that serves the lessons (Binder's postBuild).
 SERVER_CONFIG = {

@@ -218,6 +218,39 @@ def test_a_corrupt_save_is_kept_and_a_fresh_game_starts(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    "damage",
+    [
+        b"[" * 100_000,  # saves_corrupt.py: json raises RecursionError, not ValueError (F28)
+        b'{"format": "canasta-teach/table", "version": 1, "game": ' + b"[" * 100_000,
+        # Parsed, but nested past what restoring it can walk.
+        json.dumps(
+            {
+                "format": "canasta-teach/table",
+                "version": 1,
+                "level": "normal",
+                "game": json.loads("[" * 900 + "]" * 900),
+            }
+        ).encode(),  # fmt: skip
+    ],
+    ids=["brackets", "brackets-in-a-save", "nested-game"],
+)
+def test_a_save_of_nested_brackets_is_kept_and_not_overwritten(
+    tmp_path: Path, damage: bytes
+) -> None:
+    path = tmp_path / f"{PLAYER}.json"
+    path.write_bytes(damage)
+    game = new_game(tmp_path, seed="fresh")
+    game.controller.intent({"action": "game", "id": "hello", "values": {"player": PLAYER}})
+    kept = [p for p in tmp_path.iterdir() if ".unreadable-" in p.name]
+    assert len(kept) == 1 and kept[0].read_bytes() == damage
+    assert kept[0].name in game.widget.game["notice"]
+    # The next move saves the game now played, and the damaged save is still there.
+    game.controller.intent({"action": "draw"})
+    assert json.loads(path.read_text())["game"]["seed"] == "fresh"
+    assert kept[0].read_bytes() == damage
+
+
+@pytest.mark.parametrize(
     "payload",
     [
         {"action": "game", "id": "hello", "values": {"player": "../../etc/passwd"}},

@@ -727,3 +727,57 @@ def test_going_out_is_all_or_nothing(lang: str, players: int, selection: str) ->
             assert (c.state.end is not None) == expect_out
             if not expect_out:
                 assert c.widget.message["rule"] in ("C-OUT-1", "C-OUT-5")
+
+
+# ------------------------------------------------------------- odd numbers in control values
+
+#: Control values that pass ``str.isdigit`` (or ``int``) and are still no seat, minute count or
+#: puzzle number (``rooms_edge_cases.py``, F27): they used to raise inside the page.
+ODD_NUMBERS = ["²", "١", "０", "𝟙", "1" * 5_000, "9" * 40, "-1", " 1", "1\n", "01", "", "1.0"]
+
+
+def test_small_number_reads_ascii_digits_only() -> None:
+    from canasta_teach.widgets.values import small_number, small_numbers
+
+    assert [small_number(t, 30) for t in ("0", "3", "30", "31", "003")] == [0, 3, 30, None, None]
+    for odd in ODD_NUMBERS:
+        assert small_number(odd, 10**6) is None, odd
+    assert small_number(3, 5) is None  # not text at all
+    assert small_numbers("0, 2,²,7,1" + "1" * 5000, 5) == {0, 2}
+    assert small_numbers(None, 5) == set()
+
+
+@pytest.mark.parametrize("odd", ODD_NUMBERS, ids=lambda t: repr(t[:8]))
+@pytest.mark.parametrize("control", ["stand_in", "partner", "keep"])
+def test_a_room_control_with_an_odd_number_is_refused_in_words(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, control: str, odd: str
+) -> None:
+    from canasta_teach.rooms import Rooms, SqliteRoomStore
+    from canasta_teach.widgets.friends import RoomTable
+
+    rooms = Rooms(SqliteRoomStore(tmp_path / "rooms.sqlite3"))
+    code, token = rooms.create("te", players=4)
+    table = RoomTable(get_translator("te"), "te", rooms=Rooms(rooms.store), watch=False)
+    hello = {"lang": "te", "room": code, "token": token}
+    table.controller.intent({"action": "game", "id": "hello", "values": hello})
+    before = rooms.store.get(code)
+    with caplog.at_level(logging.WARNING):
+        table.controller.intent({"action": "game", "id": f"{control}:{odd}"})
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text[-500:]
+    tr = get_translator("te")
+    message = table.controller.message
+    assert (message["kind"], message["text"]) == ("refusal", tr.ui("msg.unknown_action"))
+    assert rooms.store.get(code) == before
+
+
+@pytest.mark.parametrize("odd", ODD_NUMBERS, ids=lambda t: repr(t[:8]))
+def test_a_remembered_puzzle_list_with_odd_numbers_is_read_without_raising(
+    caplog: pytest.LogCaptureFixture, odd: str
+) -> None:
+    game: PuzzleGame = play("build-a-meld", lang="hi", puzzles_dir=PUZZLES).game_controller
+    with caplog.at_level(logging.WARNING):
+        game.controller.intent(
+            {"action": "game", "id": "restore", "values": {"solved": f"1,{odd},{odd}"}}
+        )
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text[-500:]
+    assert game.solved == {1}

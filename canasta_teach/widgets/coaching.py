@@ -34,6 +34,7 @@ from canasta_teach.engine.notation import parse_move
 from canasta_teach.i18n import Translator
 
 from .gametable import LEARNER, describe_move, setting_row
+from .values import small_number
 
 log = logging.getLogger(__name__)
 
@@ -326,10 +327,7 @@ def _advice(game: CoachedGame, move: Move) -> str:
 
 
 def _index(text: str, size: int) -> int | None:
-    if not text.isdigit() or len(text) > 2:
-        return None
-    index = int(text)
-    return index if 0 <= index < size else None
+    return small_number(text, size - 1) if size > 0 else None
 
 
 def _valid_moment(moment: Any) -> bool:

@@ -45,6 +45,7 @@ from .gametable import LEVEL_KEYS, PLAYER_KEYS, VARIANT_KEYS, GameTable, setting
 from .narration import Narration
 from .sheet import breakdown_sheet, signed
 from .table import CardTable, build_labels, default_actions
+from .values import small_number
 
 log = logging.getLogger(__name__)
 
@@ -346,22 +347,25 @@ class RoomTable:
             self.render()
             return
         name, _, value = control.partition(":")
+        # Seats and minutes: ASCII digits only, a few of them (F27: "²" and 5,000-digit values
+        # used to raise here); anything else is an unknown control.
+        seat, minutes = small_number(value, 3), small_number(value, max(KEEP_MINUTES))
         if name == "start":
             self._act("start")
         elif name == "next_hand":
             self._act("next_hand")
         elif name == "new":
             self._act("new_game")
-        elif name == "stand_in" and value.isdigit():
-            self._act("stand_in", int(value))
+        elif name == "stand_in" and seat is not None:
+            self._act("stand_in", seat)
         elif name == "players" and value in ("2", "4"):
             self._act("configure", "players", int(value))
         elif name == "variant" and value in VARIANTS or name == "level" and value in LEVELS:
             self._act("configure", name, value)
-        elif name == "keep" and value.isdigit() and int(value) in KEEP_MINUTES:
-            self._act("configure", "keep_minutes", int(value))
-        elif name == "partner" and value.isdigit():
-            self._choose_partner(int(value))
+        elif name == "keep" and minutes in KEEP_MINUTES:
+            self._act("configure", "keep_minutes", minutes)
+        elif name == "partner" and seat is not None:
+            self._choose_partner(seat)
         else:
             self.controller.say("refusal", self.tr.ui("msg.unknown_action"))
             self.render()

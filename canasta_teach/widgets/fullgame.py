@@ -112,6 +112,14 @@ class Seat:
 
 # ---------------------------------------------------------------------- saving
 
+#: What making a table from a save's document may raise when the save is damaged (a save is
+#: the one input a kernel reads from disk, and a browser's id chooses it): any of these is a
+#: damaged save, kept under a new name, never a page that fails and then saves over it (F28).
+RESTORE_FAILURES = (
+    SaveFileError, ValueError, KeyError, TypeError, AttributeError, IndexError,
+    RecursionError, ArithmeticError,
+)  # fmt: skip
+
 
 class SaveStore:
     """Where a browser's games are kept: one file per game kind (``SLOTS``) under the
@@ -162,7 +170,9 @@ class SaveStore:
             raise SaveFileError("unreadable", str(exc)) from exc
         try:
             doc = json.loads(data.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as exc:
+        # RecursionError: thousands of nested brackets (F28), not a file we wrote; ValueError
+        # covers bad bytes, bad JSON and a number past Python's integer-string limit.
+        except (ValueError, RecursionError) as exc:
             raise SaveFileError("not_json", "not JSON") from exc
         if not isinstance(doc, dict) or doc.get("format") != kind:
             raise SaveFileError("not_a_save", "not a saved table")
@@ -582,7 +592,7 @@ class FullGame:
         if doc is not None:
             try:
                 self._restore(doc)
-            except (SaveFileError, ValueError, KeyError, TypeError) as error:
+            except RESTORE_FAILURES as error:
                 log.warning("saved %s game refused: %s", variant, error)
                 doc = None
         if doc is None:
@@ -730,7 +740,7 @@ class FullGame:
             return
         try:
             self._restore(doc)
-        except (SaveFileError, ValueError, KeyError, TypeError) as error:
+        except RESTORE_FAILURES as error:
             log.warning("saved game of %s refused: %s", player, error)
             self._keep_unreadable(player, self.variant)
             self._save()

@@ -79,6 +79,7 @@ from .table import (
     TableController,
     default_actions,
 )
+from .values import small_numbers
 
 log = logging.getLogger(__name__)
 
@@ -510,9 +511,7 @@ class PuzzleGame:
         (unless the learner has already moved on from the first).  Anything else in the
         message is ignored."""
         untouched = self.index == 0 and not self.solved and self.stage != "done"
-        for part in values.get("solved", "").split(","):
-            if part.strip().isdigit() and int(part) < self.total:
-                self.solved.add(int(part))
+        self.solved |= small_numbers(values.get("solved", ""), self.total - 1)
         unsolved = [n for n in range(self.total) if n not in self.solved]
         if untouched and unsolved and unsolved[0] != self.index:
             self.load(unsolved[0])  # draws the table and the panel
@@ -1176,6 +1175,10 @@ class PuzzleGame:
         }
 
 
+#: The longest answer read as a number (a score has at most 5 digits and a sign).
+MAX_TYPED_DIGITS = 12
+
+
 def _as_number(text: str) -> int | None:
     """A score as a learner types it: "1,475", "-35", "−35", " 185 ", or in the digits of
     their own script ("۱۴۷۵", "१४७५", "౧౪౭౫": Python reads every decimal digit)."""
@@ -1183,6 +1186,8 @@ def _as_number(text: str) -> int | None:
     cleaned = cleaned.replace("\u2212", "-").replace("\u2013", "-")
     if cleaned.startswith("+"):
         cleaned = cleaned[1:]
+    if len(cleaned) > MAX_TYPED_DIGITS or not cleaned.lstrip("-").isdecimal():
+        return None  # "²" or thousands of digits: no score a learner types (F27)
     try:
         return int(cleaned)
     except ValueError:

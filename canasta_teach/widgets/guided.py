@@ -33,6 +33,7 @@ from canasta_teach.i18n import Translator
 
 from .fullgame import LEARNER, PLAYER_ID, SAVE_VERSION, FullGame, Playback, Seat
 from .table import default_actions
+from .values import small_numbers
 
 log = logging.getLogger(__name__)
 
@@ -231,8 +232,7 @@ class GuidedHand(FullGame):
     def _restore_progress(self, values: Mapping[str, Any]) -> None:
         """The steps this browser remembers having played (its storage, as the start page
         reads it): the lesson stays marked however the hand on the table goes."""
-        done = {int(part) for part in str(values.get("solved", "")).split(",")
-                if part.strip().isdigit() and int(part) < len(COACHED)}  # fmt: skip
+        done = small_numbers(values.get("solved", ""), len(COACHED) - 1)
         self.best = max(self.best, len(done))
         self.render()
 
