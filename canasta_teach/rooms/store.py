@@ -83,6 +83,11 @@ class RoomStore:
         has that many live rooms."""
         raise NotImplementedError
 
+    def take_reset(self) -> bool:
+        """Whether this store was found damaged and started afresh when it was opened, and
+        nobody was told yet (then it is told: False next time)."""
+        return False
+
     def lifetime(self, doc: dict[str, Any]) -> float:
         """How long the room lives after this change."""
         own = doc.get("ttl_s")
@@ -172,6 +177,7 @@ class SqliteRoomStore(RoomStore):
         self.max_rooms = max_rooms
         #: The damaged file this store set aside and replaced by a fresh one (F26), if any.
         self.set_aside: Path | None = None
+        self._reset_untold = False
         self._local = threading.local()
         self._aside_lock = threading.Lock()
         try:
@@ -181,8 +187,13 @@ class SqliteRoomStore(RoomStore):
             if error.code != "reset":
                 raise
             self._open_schema()  # the damaged file is aside: a fresh one
+            self._reset_untold = True
         except OSError as error:
             raise StoreError("unavailable") from error
+
+    def take_reset(self) -> bool:
+        untold, self._reset_untold = self._reset_untold, False
+        return untold
 
     def _open_schema(self) -> None:
         try:

@@ -718,9 +718,12 @@ def open_rooms() -> Rooms:
     """This kernel's rooms; ``RoomError`` (never a ``StoreError``) when the store cannot be
     opened, or was found damaged and set aside (F26)."""
     try:
-        return Rooms(shared_store())
+        store = shared_store()
     except StoreError as error:
         raise room_error_for(error) from error
+    if store.take_reset():  # this kernel found the file damaged and set it aside: say so
+        raise RoomError("store_reset")
+    return Rooms(store)
 
 
 #: Who asks for a room when the page never said its browser's id: this kernel (one page).
