@@ -28,8 +28,14 @@ so the figures are an upper bound of what players on their own devices see.  Wit
 Redis is a ``redis-server`` this benchmark starts on a free loopback port (skipped when the
 binary is missing).
 
+Then, with hard computer players: ``--hard-rooms`` rooms (3) of one person and three hard
+computer players played flat out (each in its own process), each move timed from the person's
+submit to the computers' answer, and another room's heartbeat timed meanwhile (it must not wait
+for their thinking).
+
     python -m benchmarks.rooms_bench [--sizes 1 10 50] [--stores sqlite redis]
         [--duration 30] [--think 0.4 1.2] [--processes 8] [--no-browser] [--json]
+        [--hard-rooms 3] [--hard-duration 20] [--hard-only]
 """
 
 from __future__ import annotations
@@ -244,6 +250,114 @@ def _quantile(ordered: list[float], q: float) -> float:
     return statistics.quantiles(ordered, n=100, method="inclusive")[round(q * 100) - 1]
 
 
+# ---------------------------------------------------------------------- hard computer players
+
+
+def _hard_room(url: str, code: str, token: str, stop_at: float, seed: int) -> dict[str, Any]:
+    """One person (seat 0) against three hard computer players, as fast as they can: each
+    move's time from the submit to the computers having answered (the person to move again)."""
+    from canasta_teach.engine.game import Game
+    from canasta_teach.engine.rules import preset
+    from canasta_teach.rooms import RoomError, Rooms, open_store
+
+    rng = random.Random(seed)
+    rooms = Rooms(open_store(url))
+    took: list[float] = []
+    errors: list[str] = []
+    while time.monotonic() < stop_at:
+        doc = rooms.read(code).doc
+        record = doc["game"]
+        if doc["status"] != "playing":
+            break
+        started = time.monotonic()
+        try:
+            if record["awaiting_next"]:
+                rooms.next_hand(code, token)
+            else:
+                game = Game.replay(preset(record["rules"]), record["seed"], record["moves"])
+                rooms.submit(code, token, rng.choice(game.state.legal_moves()))
+        except RoomError as error:
+            errors.append(error.code)
+        took.append(time.monotonic() - started)
+    rooms.store.close()
+    return {"moves": took, "errors": errors}
+
+
+def _other_room(url: str, code: str, token: str, stop_at: float) -> dict[str, Any]:
+    """Another room's kernel meanwhile: says "still here" every 0.2 s, each timed."""
+    from canasta_teach.rooms import RoomError, Rooms, open_store
+
+    rooms = Rooms(open_store(url))
+    took: list[float] = []
+    errors: list[str] = []
+    while time.monotonic() < stop_at:
+        started = time.monotonic()
+        try:
+            rooms.heartbeat(code, 0)
+            rooms.read(code)
+        except RoomError as error:
+            errors.append(error.code)
+        took.append(time.monotonic() - started)
+        time.sleep(0.2)
+    rooms.store.close()
+    return {"moves": took, "errors": errors}
+
+
+def hard_players(url: str, n: int, *, duration: float) -> dict[str, Any]:
+    """``n`` rooms of one person and three hard computer players played flat out for
+    ``duration`` seconds (each in its own process), and another room's heartbeat meanwhile."""
+    from canasta_teach.rooms import Rooms, open_store
+
+    rooms = Rooms(open_store(url))
+    busy = []
+    for _ in range(n):
+        code, token = rooms.create("en", players=4, level="hard")
+        rooms.start(code, token)
+        busy.append((code, token))
+    other, other_token = rooms.create("en", players=2)
+    rooms.store.close()
+    stop_at = time.monotonic() + 3.0 + duration  # the workers' imports first
+    ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=n + 1, mp_context=ctx) as pool:
+        moving = [pool.submit(_hard_room, url, c, t, stop_at, i) for i, (c, t) in enumerate(busy)]
+        beating = pool.submit(_other_room, url, other, other_token, stop_at)
+        moves = [f.result() for f in moving]
+        beats = beating.result()
+    delays = [d for m in moves for d in m["moves"]]
+    return {
+        "rooms": n,
+        "move": _summary(delays, n),
+        "heartbeat": _summary(beats["moves"], 1),
+        "errors": sorted({e for m in [*moves, beats] for e in m["errors"]}),
+    }
+
+
+def report_hard(stores: list[str], n: int, duration: float) -> list[dict[str, Any]]:
+    """``hard_players`` on each store, printed."""
+    rows = []
+    print(f"{n} room(s) of one person + three hard computer players, played flat out "
+          f"for {duration:.0f} s, another room's heartbeat every 0.2 s")  # fmt: skip
+    for name in stores:
+        with contextlib.ExitStack() as stack:
+            if name == "sqlite":
+                folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="canasta-rooms-"))
+                url = f"sqlite:///{folder}/rooms.sqlite3"
+            elif redis_available():
+                url = stack.enter_context(redis_server())
+            else:
+                print(f"{name}: redis-server is not installed (make redis): skipped")
+                continue
+            row = {"store": name, **hard_players(url, n, duration=duration)}
+        rows.append(row)
+        move, beat = row["move"] or {}, row["heartbeat"] or {}
+        print(f"{name:6} a move and the computers' answer: median {move.get('median_ms')} ms, "
+              f"p95 {move.get('p95_ms')} ms, max {move.get('max_ms')} ms "
+              f"({move.get('samples')} moves); another room's heartbeat: median "
+              f"{beat.get('median_ms')} ms, p95 {beat.get('p95_ms')} ms, max {beat.get('max_ms')} "
+              f"ms; errors {row['errors'] or 'none'}", flush=True)  # fmt: skip
+    return rows
+
+
 # ---------------------------------------------------------------------- main
 
 
@@ -259,7 +373,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--processes", type=int, default=8)
     parser.add_argument("--no-browser", action="store_true")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--hard-rooms",
+        type=int,
+        default=3,
+        help="rooms of one person and three hard computer players (0: none)",
+    )
+    parser.add_argument("--hard-duration", type=float, default=20.0)
+    parser.add_argument("--hard-only", action="store_true",
+                        help="only the rooms with hard computer players")  # fmt: skip
     args = parser.parse_args(argv)
+    if args.hard_only:
+        rows = report_hard(args.stores, args.hard_rooms, args.hard_duration)
+        if args.json:
+            print(json.dumps(rows, indent=2))
+        return 0
     think = (args.think[0], args.think[1])
     browser = not args.no_browser and Path(app.CHROMIUM).exists()
     if not args.no_browser and not browser:
@@ -301,6 +429,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{name:6} {n:3} room(s) at once: " + "; ".join(parts), flush=True)
     print(f"targets: median under {TARGET_MEDIAN_S * 1000:.0f} ms, "
           f"95th percentile under {TARGET_P95_S * 1000:.0f} ms")  # fmt: skip
+    if args.hard_rooms:
+        rows += report_hard(args.stores, args.hard_rooms, args.hard_duration)
     if args.json:
         print(json.dumps(rows, indent=2))
     return 0 if ok else 1

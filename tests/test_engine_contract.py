@@ -114,3 +114,23 @@ def test_the_widgets_read_the_move_kinds() -> None:
         k.move_type: f"game.full.move.{k.narrated}" for k in MOVE_KINDS if k.narrated
     } == gametable.MOVE_KEYS
     assert KIND_OF[Draw].button == "draw"
+    # Every kind has a button the table builds its move from, and words for the learner's
+    # own move of that kind; every table's buttons are move kinds' or its variant's extras.
+    assert set(table._MOVE_BUILDERS) == {k.move_type for k in MOVE_KINDS}
+    assert {k.button: k for k in MOVE_KINDS} == table._KIND_OF_BUTTON
+    from canasta_teach.engine.variants import all_variants
+
+    for variant in all_variants():
+        kinds = {k.button for k in MOVE_KINDS if k.move_type in variant.move_types}
+        assert set(variant.table_buttons) == kinds | set(variant.table_extras)
+        assert set(variant.table_buttons) <= set(table.ALL_ACTIONS)
+    assert set(table.ALL_ACTIONS) == {k.button for k in MOVE_KINDS} | {"go_out"}
+    tr = Translator("en")
+    for kind in MOVE_KINDS:
+        told = (
+            [f"msg.{kind.told}_yes", f"msg.{kind.told}_no"]
+            if kind.told == "answered"
+            else [f"msg.{kind.told}"]
+        )
+        for key in told:
+            assert tr.ui(key) != key, key

@@ -234,9 +234,15 @@ def test_the_same_link_returns_to_the_same_seat_and_a_full_room_says_so(rooms: R
 
 def test_a_player_may_switch_language_alone(rooms: Rooms) -> None:
     host, _h, friend, _f, _code, _t = a_room_of_two(rooms)
+    host.poll()  # the host's page has seen the friend come
+    version = rooms.store.version(_code)
     friend._on_control("lang:te")
     assert friend.widget.lang == "te" and host.widget.lang == "ur"
-    host.poll()
+    # A language is not a change of the game: no new version, so no redraw of every seat
+    # (and no computer thinking again); the others read it with their next heartbeat.
+    assert rooms.store.version(_code) == version
+    assert not host.poll()
+    host.heartbeat()
     assert "తెలుగు" in host.widget.game["tables"][0]["rows"][1][2]
     friend._on_control("lang:xx")
     assert friend.widget.lang == "te"

@@ -352,3 +352,78 @@ def test_the_table_names_the_coachs_box_and_each_kind_of_word(tmp_path: Path, la
     keys = ("label", "warning", "note", "review")
     assert words == [tr.ui(f"game.coach.{k}") for k in keys]
     assert len(set(words)) == 4 and all(words)
+
+
+def test_daily_games_deal_the_public_seed_but_their_computers_are_not_seeded_from_it(
+    tmp_path: Path,
+) -> None:
+    # Issue 21, F24: a script that knows only the public seed must not foresee the computers.
+    from canasta_teach.bots import EasyBot, find_bot
+    from canasta_teach.engine import CLASSIC4
+    from canasta_teach.engine.game import daily_seed
+    from canasta_teach.engine.view import player_view
+
+    a = new_game(tmp_path / "a", mode="daily", seed=None, level="easy")
+    b = new_game(tmp_path / "b", mode="daily", seed=None, level="easy")
+    public = daily_seed(a.day, "classic4")
+    assert a.game.seed == b.game.seed == public
+    dealt = Game(CLASSIC4, public)
+    for game in (a, b):  # the same deal for everyone: every hand and the stock
+        replayed = Game.replay(CLASSIC4, public, list(game.game.moves))
+        assert replayed.state.snapshot() == game.game.state.snapshot()
+    for seat in (1, 2, 3):
+        bots = [game.seats[seat].bot for game in (a, b)]
+        scripted = find_bot("easy", seed=f"{public}/{seat}")  # what the seed alone gives
+        assert all(isinstance(bot, EasyBot) for bot in [*bots, scripted])
+        view = player_view(dealt.state, seat)
+        draws = [bot.rng(view).next64() for bot in bots]  # type: ignore[union-attr]
+        assert scripted.rng(view).next64() not in draws  # type: ignore[attr-defined]
+        assert draws[0] != draws[1]  # and each daily game its own
+    # A practice game still replays from its seed (Take back, tests).
+    practice = new_game(tmp_path / "p", seed="again", level="easy")
+    assert isinstance(practice.seats[1].bot, EasyBot)
+    assert practice.seats[1].bot.seed == "again/1"
+
+
+def test_one_daily_result_per_browser_and_no_look_alike_names(tmp_path: Path) -> None:
+    # Issue 21, F24 and F29: "Daily deal" again, played to the end, cannot go on the board a
+    # second time from the same browser; another browser cannot take a name that looks the same.
+    from canasta_teach.leaderboard import Leaderboard
+
+    board = Leaderboard(f"sqlite:///{tmp_path / 'board.sqlite3'}")
+    ur = get_translator("ur")
+
+    def finished_daily(player: str) -> FullGame:
+        game = FullGame(ur, "ur", players=2, level="easy", mode="daily", pace="instant",
+                        store=SaveStore(tmp_path / player), board=board)  # fmt: skip
+        game.controller.intent({"action": "game", "id": "hello", "values": {"player": player}})
+        learner_plays(game, random.Random(5))
+        return game
+
+    game = finished_daily(PLAYER)
+    assert game.day is not None
+    game.controller.intent({"action": "game", "id": "board", "values": {"name": "Ali"}})
+    assert game.controller.message["text"] == ur.ui("game.full.board.recorded")
+    game.start(mode="daily")
+    learner_plays(game, random.Random(6))
+    game.controller.intent({"action": "game", "id": "board", "values": {"name": "Bilal"}})
+    refusal = ur.ui("leaderboard.error.already_recorded", day=game.day.isoformat())
+    assert (game.controller.message["kind"], game.controller.message["text"]) == (
+        "refusal",
+        refusal,
+    )
+    other = finished_daily("f" * 32)
+    for look_alike in ("A\u200dli", "\u0410li"):
+        other.controller.intent({"action": "game", "id": "board", "values": {"name": look_alike}})
+        assert other.controller.message["kind"] == "refusal"
+        assert "{" not in other.controller.message["text"]
+    assert other.controller.message["text"] == ur.ui(
+        "leaderboard.error.name_confusable", name="\u0410li"
+    )
+    other.controller.intent({"action": "game", "id": "board", "values": {"name": "Bilal"}})
+    assert other.controller.message["text"] == ur.ui("game.full.board.recorded")
+    assert [r.name for r in board.top(game.day, "classic2", "easy")] in (
+        ["Ali", "Bilal"],
+        ["Bilal", "Ali"],
+    )
+    board.close()

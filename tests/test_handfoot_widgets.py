@@ -17,7 +17,7 @@ from canasta_teach.engine.notation import parse_position
 from canasta_teach.engine.rng import SplitMix64
 from canasta_teach.i18n import LANGUAGES, get_translator
 from canasta_teach.widgets.fullgame import LEARNER, FullGame, SaveStore
-from canasta_teach.widgets.table import HANDFOOT_ACTIONS, TableController
+from canasta_teach.widgets.table import TableController
 
 PLAYER = "0123456789abcdef0123456789abcdef"
 
@@ -31,6 +31,10 @@ E: ?13
 stock: rest
 """
 
+#: Hand and Foot's buttons under the seed's rules: Lay down, no Go out planner, and no
+#: question to the partner (H-OUT-3: the partner is not asked unless ask_partner=yes).
+HANDFOOT_BUTTONS = ("draw", "take", "meld", "add", "lay_down", "discard")
+
 
 def table(text: str = FIRST_MELD, lang: str = "en") -> TableController:
     return TableController(parse_position(text), get_translator(lang), lang)
@@ -41,7 +45,7 @@ def test_set_aside_then_lay_down_by_clicking() -> None:
     ctl = table()
     tr = get_translator("en")
     view = ctl.widget.view
-    assert view["actions"] == list(HANDFOOT_ACTIONS)
+    assert view["actions"] == list(HANDFOOT_BUTTONS)
     assert view["button_text"] == {"meld": tr.ui("button.set_aside")}
     assert view["round_text"] == tr.ui("table.hf.round", number="2", rounds="4", points="90")
     assert not view["enabled"]["lay_down"]
@@ -155,7 +159,7 @@ def test_switching_the_game_and_resuming_it(tmp_path: Path) -> None:
     assert "lay_down" not in game.widget.view["actions"]
     game.controller.intent({"action": "game", "id": "variant:handfoot"})
     assert game.variant == "handfoot" and isinstance(game.game.state, HandFootState)
-    assert game.widget.view["actions"] == list(HANDFOOT_ACTIONS)
+    assert game.widget.view["actions"] == list(HANDFOOT_BUTTONS)
     game.controller.intent({"action": "game", "id": "hello", "values": {"player": PLAYER}})
     rng = random.Random(3)
     for _ in range(10):

@@ -41,6 +41,7 @@ from canasta_teach.leaderboard import (
     LeaderboardError,
     Result,
     meta_table,
+    name_key,
     normalise_name,
     results_table,
     today_utc,
@@ -337,7 +338,13 @@ def test_a_name_is_stored_normalised_or_refused_with_a_name_code(name: str) -> N
     try:
         stored = normalise_name(name)
     except LeaderboardError as refused:
-        assert refused.code in {"name_empty", "name_too_long", "name_control"}
+        assert refused.code in {
+            "name_empty",
+            "name_too_long",
+            "name_control",
+            "name_invisible",
+            "name_marks",
+        }
         return
     assert stored == unicodedata.normalize("NFC", name).strip()
     assert 1 <= len(stored) <= NAME_MAX_CHARS
@@ -492,8 +499,161 @@ def test_every_error_code_has_a_message_in_every_language(lang: str) -> None:
         "database": "sqlite://",
         "version": 2,
         "supported": 1,
+        "name": "Ali",
     }
     for code in ERROR_CODES:
         assert translator.has("ui", f"leaderboard.error.{code}"), (lang, code)
         text = translator.ui(f"leaderboard.error.{code}", **facts)
         assert text.strip() and "{" not in text, (lang, code, text)
+
+
+# -- one result a browser, one look of a name, per board (issue 21: F24, F29) -------------------
+
+
+def test_one_result_a_browser_per_board_and_the_store_itself_enforces_it(url: str) -> None:
+    with Leaderboard(url) as board:
+        board.record(result("Ayesha", 900, player="browser-1"))
+        with pytest.raises(LeaderboardError) as refused:
+            board.record(result("Someone else", 5000, player="browser-1"))
+        assert refused.value.code == "already_recorded"
+        assert refused.value.params == {"day": DAY.isoformat()}
+        # Another board (level, variant, day) or another browser is another result.
+        board.record(result("Ayesha", 800, player="browser-1", level="hard"))
+        board.record(result("Ayesha", 800, player="browser-1", variant="classic2"))
+        board.record(result("Ayesha", 800, player="browser-1", day=DAY - timedelta(days=1)))
+        board.record(result("Bilal", 700, player="browser-2"))
+        assert [r.name for r in board.top(DAY, "classic4", "normal")] == ["Ayesha", "Bilal"]
+        # The browser's id is never read back, and stored only hashed.
+        assert {r.player for r in board.top(DAY, "classic4", limit=100)} == {None}
+    assert row_count(url) == 5
+    engine = sa.create_engine(url)
+    try:
+        with engine.connect() as conn:
+            keys = conn.execute(sa.select(results_table.c.player_key)).scalars().all()
+        assert "browser-1" not in keys and all(k is None or len(k) == 64 for k in keys)
+        # Two kernels that both passed record()'s check at the same moment: the unique index
+        # refuses the second row, whatever wrote it.
+        row = {
+            "name": "Zed", "day": DAY, "variant": "classic4", "level": "normal", "score": 1,
+            "created_at": datetime.now(timezone.utc), "name_key": name_key("Zed"),
+            "player_key": keys[0],
+        }  # fmt: skip
+        with pytest.raises(sa.exc.IntegrityError), engine.begin() as conn:
+            conn.execute(sa.insert(results_table).values(**row))
+        row.update(player_key=None, name="ayesha", name_key=name_key("ayesha"))
+        with pytest.raises(sa.exc.IntegrityError), engine.begin() as conn:
+            conn.execute(sa.insert(results_table).values(**row))
+    finally:
+        engine.dispose()
+    assert row_count(url) == 5
+
+
+@pytest.mark.parametrize(
+    "look_alike",
+    [
+        "Ali",
+        "ali",  # case
+        "\u0410li",  # a Cyrillic capital A
+        "A1i",  # a digit one for the l
+        "AIi",  # a capital I for the l
+        "\U0001d400li",  # a mathematical bold A
+        "\uff21li",  # a fullwidth A
+        "Al\u0456",  # a Cyrillic i
+        "  Ali ",
+    ],
+)
+def test_a_name_that_looks_like_one_on_the_board_is_refused(url: str, look_alike: str) -> None:
+    with Leaderboard(url) as board:
+        board.record(result("Ali", 900, player="first"))
+        with pytest.raises(LeaderboardError) as refused:
+            board.record(result(look_alike, 5000, player="second"))
+        assert refused.value.code == "name_confusable"
+        # Only on that board: the same name is welcome on another level or day.
+        board.record(result(look_alike, 100, player="second", level="easy"))
+        board.record(result("Aly", 100, player="second"))
+    assert row_count(url) == 3
+
+
+def test_skeletons_follow_unicodes_confusables_and_keep_other_scripts_apart() -> None:
+    assert name_key("Ali") == name_key("\u0410\u217c\u0456")  # Cyrillic A, Roman numeral l
+    assert name_key("rn") == name_key("m")  # UTS #39's own example
+    assert name_key("B0b") == name_key("Bob")
+    # Names in Urdu, Hindi and Telugu are told apart from each other and kept whole.
+    names = ["عائشہ", "عائشہ خان", "अनन्या", "अनन्य", "వెంకట", "వెంకటేశ్", "Ali"]
+    assert len({name_key(n) for n in names}) == len(names)
+
+
+@pytest.mark.parametrize(
+    ("name", "code"),
+    [
+        ("\u3164", "name_empty"),  # Hangul filler: a letter to unicodedata, drawn as nothing
+        ("\u115f\u115f", "name_empty"),
+        ("\u2800\u2800\u2800", "name_empty"),  # braille blank
+        ("\uffa0 \u3164", "name_empty"),
+        ("\u200d", "name_empty"),
+        ("\u2800\u200d\u2800", "name_empty"),
+        ("A\u200dli", "name_invisible"),  # a joiner where no script shapes with it
+        ("Al\u200ci", "name_invisible"),
+        ("Ali\u3164", "name_invisible"),  # a filler after a name
+        ("Al\u034fi", "name_invisible"),  # combining grapheme joiner
+        ("A" + "\ufe0f" * 20, "name_invisible"),  # variation selectors on a letter
+        ("\u2764\ufe0f\ufe0f", "name_invisible"),  # one picks an emoji's look; two do nothing
+        ("Z" + "\u0336\u0337\u0338\u0334" * 5, "name_marks"),  # stacked marks
+    ],
+)
+def test_names_that_look_empty_or_hide_characters_are_refused(name: str, code: str) -> None:
+    with pytest.raises(LeaderboardError) as refused:
+        normalise_name(name)
+    assert refused.value.code == code
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "ہم\u200cنام",  # Urdu's zero-width non-joiner
+        "क्\u200dष",  # Devanagari's joiner
+        "శ్రీ\u200cనివాస్",  # Telugu
+        "\u2764\ufe0f Ali",  # an emoji with its variation selector
+        "\U0001f468\u200d\U0001f469\u200d\U0001f467",  # an emoji family (joiners)
+        "Nguyễn",  # two marks on one letter
+        "ضُّحىٰ",  # Arabic vowel marks and a shadda
+    ],
+)
+def test_names_that_need_joiners_or_marks_are_accepted(name: str) -> None:
+    assert normalise_name(name) == unicodedata.normalize("NFC", name)
+
+
+def test_a_schema_1_database_is_brought_up_to_2(url: str) -> None:
+    # A database set up by the version before: no keys, the same name twice on one board.
+    old = sa.MetaData()
+    old_results = sa.Table(
+        results_table.name,
+        old,
+        *(sa.Column(c.name, c.type, primary_key=c.primary_key, nullable=c.nullable)
+          for c in results_table.columns if c.name not in ("player_key", "name_key")),
+    )  # fmt: skip
+    sa.Table(meta_table.name, old, *(sa.Column(c.name, c.type, primary_key=c.primary_key)
+                                     for c in meta_table.columns))  # fmt: skip
+    engine = sa.create_engine(url)
+    try:
+        with engine.begin() as conn:
+            old.create_all(conn)
+            conn.execute(sa.insert(old.tables[meta_table.name]).values(key="schema_version",
+                                                                       value="1"))  # fmt: skip
+            for name in ("Ali", "A\u200dli"):
+                conn.execute(sa.insert(old_results).values(
+                    name=name, day=DAY, variant="classic4", level="normal", score=10,
+                    created_at=datetime.now(timezone.utc)))  # fmt: skip
+        with Leaderboard(url) as board:
+            board.record(result("Bilal", 20, player="b"))
+            with pytest.raises(LeaderboardError) as refused:
+                board.record(result("Bilal2", 30, player="b"))
+            assert refused.value.code == "already_recorded"
+            assert [r.name for r in board.top(DAY, "classic4")] == ["Bilal", "Ali", "A\u200dli"]
+        with engine.connect() as conn:
+            stored = conn.execute(sa.select(meta_table.c.value)).scalar_one()
+            indexes = {i["name"] for i in sa.inspect(conn).get_indexes(results_table.name)}
+        assert stored == str(SCHEMA_VERSION) == "2"
+        assert {"uq_leaderboard_results_player", "uq_leaderboard_results_name"} <= indexes
+    finally:
+        engine.dispose()

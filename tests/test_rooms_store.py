@@ -19,7 +19,15 @@ from typing import Any
 
 import pytest
 
-from canasta_teach.rooms import RedisRoomStore, RoomStore, SqliteRoomStore, StoreError, open_store
+from canasta_teach.i18n import get_translator
+from canasta_teach.rooms import (
+    RedisRoomStore,
+    Rooms,
+    RoomStore,
+    SqliteRoomStore,
+    StoreError,
+    open_store,
+)
 
 StoreMaker = Callable[..., RoomStore]
 
@@ -193,3 +201,246 @@ def test_open_store_reads_the_url(tmp_path: Path, redis_url: str,
         open_store("redis://127.0.0.1:1/0")  # nothing listens there
     for store in (default, file_store, shared):
         store.close()
+
+
+# ------------------------------------------------------------------ thinking with no lock held
+
+
+def test_write_if_writes_only_the_room_it_read_and_honours_a_claim(make_store: StoreMaker) -> None:
+    store, other = make_store(), make_store()
+    store.create("CAS", {"n": 0})
+    assert store.write_if("CAS", 1, {"n": 1}) == 2
+    # Written over a room that changed since it was read: refused, nothing written.
+    assert other.write_if("CAS", 1, {"n": 99}) is None
+    assert store.get("CAS") == (2, {"n": 1})
+    assert store.write_if("NOSUCH", 1, {}) is None
+    # A claim holds the room for its owner: the others' writes wait for it.
+    assert store.claim("CAS", "mover", 5.0)
+    assert not other.claim("CAS", "someone", 5.0)
+    assert other.write_if("CAS", 2, {"n": 2}) is None
+    assert store.write_if("CAS", 2, {"n": 2}, claim="mover") == 3
+    store.release("CAS", "mover")
+    assert other.write_if("CAS", 3, {"n": 3}) == 4
+    # The claim of a writer that died lapses by itself.
+    assert store.claim("CAS", "gone", 0.05)
+    time.sleep(0.15)
+    assert other.write_if("CAS", 4, {"n": 4}) == 5
+    assert other.claim("CAS", "someone", 5.0)
+
+
+def test_languages_and_write_counts_are_no_change_of_the_room(make_store: StoreMaker) -> None:
+    store = make_store()
+    store.create("LANG", {"n": 0})
+    store.set_lang("LANG", "who-a", "ur")
+    store.set_lang("LANG", "who-b", "te")
+    store.set_lang("LANG", "who-a", "hi")
+    assert store.langs("LANG") == {"who-a": "hi", "who-b": "te"}
+    assert store.version("LANG") == 1
+    now = 1000.0
+    assert all(store.allow_write("LANG", "who-a", 3, 10.0, now + i) for i in range(3))
+    assert not store.allow_write("LANG", "who-a", 3, 10.0, now + 3)
+    assert store.allow_write("LANG", "who-b", 3, 10.0, now + 3)  # each seat its own count
+    assert store.allow_write("LANG", "who-a", 3, 10.0, now + 10)  # a new window
+
+
+class HeldThinking:
+    """Computer players (the easy ones' moves) whose thinking a test can hold and watch: each
+    turn's bot seed (the room's seed, the seat and the number of moves) is noted when it starts
+    thinking, ``thinking`` is set, and the thinking waits for ``gate``; ``meanwhile`` runs
+    inside every thinking (another writer acting while the computers think)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        from canasta_teach import bots
+
+        self.gate = threading.Event()
+        self.gate.set()
+        self.thinking = threading.Event()
+        self.seeds: list[str] = []
+        self.meanwhile: Callable[[], None] | None = None
+        real_find_bot = bots.find_bot
+        held = self
+
+        class Held:
+            def __init__(self, seed: str) -> None:
+                self.seed = seed
+                self.real = real_find_bot("easy", seed=seed)
+
+            def step(self, state: Any) -> Any:
+                held.seeds.append(self.seed)
+                held.thinking.set()
+                assert held.gate.wait(10), "the test never let the computer move"
+                if held.meanwhile is not None:
+                    held.meanwhile()
+                return self.real.step(state)
+
+        monkeypatch.setattr(bots, "find_bot", lambda level, seed=0: Held(str(seed)))
+
+
+def _host_to_discard(rooms: Rooms, code: str, host: str) -> Any:
+    """Play the host's draw if it is to draw; a legal discard for the host (to move)."""
+    from canasta_teach.engine import Discard, Draw
+    from canasta_teach.engine.state import Phase
+
+    game = rooms.game(rooms.read(code).doc)
+    assert game is not None and game.state.to_move == 0
+    if game.state.phase is Phase.DRAW:
+        assert rooms.submit(code, host, Draw()).legal
+        game = rooms.game(rooms.read(code).doc)
+        assert game is not None
+    return next(m for m in game.state.legal_moves() if isinstance(m, Discard))
+
+
+def _room_with_a_computer(rooms: Rooms) -> tuple[str, str]:
+    """A started two-player room: the host and a computer player, the host to move."""
+    code, host = rooms.create("en", players=2, level="hard")
+    rooms.start(code, host)
+    return code, host
+
+
+def _room_of_two_people(rooms: Rooms) -> tuple[str, dict[int, str]]:
+    code, host = rooms.create("en", players=2)
+    _seat, friend = rooms.join(code, None, "te")
+    assert friend is not None
+    rooms.start(code, host)
+    return code, {0: host, 1: friend}
+
+
+def test_computers_think_with_no_lock_held_and_a_change_meanwhile_is_not_lost(
+    make_store: StoreMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """F20: while a computer thinks in one room, another room's heartbeat and moves complete
+    at once (on SQLite the write lock is the whole server's), and a change made to the thinking
+    room meanwhile is kept: the computers think again on the new room, never write over it."""
+    from canasta_teach.engine import Draw
+
+    held = HeldThinking(monkeypatch)
+    rooms = Rooms(make_store())
+    busy, host = _room_with_a_computer(rooms)
+    other, people = _room_of_two_people(rooms)
+    discard = _host_to_discard(rooms, busy, host)
+    version = rooms.store.version(busy)
+    held.gate.clear()
+    held.thinking.clear()
+    seeds_before = len(held.seeds)
+    verdicts: list[Any] = []
+    mover = threading.Thread(target=lambda: verdicts.append(
+        Rooms(make_store()).submit(busy, host, discard)))  # fmt: skip
+    mover.start()
+    try:
+        assert held.thinking.wait(10)
+        elsewhere = Rooms(make_store())
+        started = time.monotonic()
+        elsewhere.heartbeat(other, 0)
+        game = elsewhere.game(elsewhere.read(other).doc)
+        assert game is not None
+        assert elsewhere.submit(other, people[game.state.to_move], Draw()).legal
+        assert time.monotonic() - started < 1.0
+        # Someone else changes the thinking room meanwhile (it is not held either).
+        changed = make_store().update(busy, lambda doc: (True, doc.update(marker="kept")))
+        assert changed is not None and changed[0] == version + 1
+    finally:
+        held.gate.set()
+        mover.join(30)
+    assert verdicts and verdicts[0].legal
+    got = rooms.store.get(busy)
+    assert got is not None
+    final_version, doc = got
+    assert doc["marker"] == "kept"  # the computers' result was made again on the new room
+    assert final_version == version + 2
+    first_turn = held.seeds[seeds_before]
+    assert held.seeds.count(first_turn) == 2  # thought twice: once on each room
+    game = rooms.game(doc)
+    assert game is not None and game.state.to_move == 0  # the computer has answered
+    assert doc["game"]["moves"][len(doc["game"]["moves"]) - len(game.moves) :] == list(game.moves)
+
+
+def test_language_switches_are_no_change_of_the_game_and_are_rate_limited(
+    make_store: StoreMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """F21: a guest switching language while the computers think neither changes the room's
+    version nor makes the computers think again; past SEAT_LANG_WRITES switches a window it
+    is refused (``too_fast``, a text in every language)."""
+    from canasta_teach.rooms import RoomError
+    from canasta_teach.rooms.room import SEAT_LANG_WRITES
+
+    held = HeldThinking(monkeypatch)
+    rooms = Rooms(make_store())
+    code, host = rooms.create("en", players=4, level="hard")
+    _seat, guest = rooms.join(code, None, "en")
+    assert guest is not None
+    rooms.start(code, host)
+    discard = _host_to_discard(rooms, code, host)
+    version = rooms.store.version(code)
+    held.gate.clear()
+    held.thinking.clear()
+    seeds_before = len(held.seeds)
+    verdicts: list[Any] = []
+    mover = threading.Thread(target=lambda: verdicts.append(
+        Rooms(make_store()).submit(code, host, discard)))  # fmt: skip
+    mover.start()
+    guest_rooms = Rooms(make_store())
+    refused: list[str] = []
+    try:
+        assert held.thinking.wait(10)
+        for n in range(SEAT_LANG_WRITES + 5):
+            try:
+                guest_rooms.set_language(code, guest, "hi" if n % 2 else "te")
+            except RoomError as error:
+                refused.append(error.code)
+            guest_rooms.join(code, guest, "ur")  # a page's reload: seated, language not kept
+    finally:
+        held.gate.set()
+        mover.join(30)
+    assert verdicts and verdicts[0].legal
+    # The switches within the window were kept (and shown to the others), the rest refused.
+    assert refused and set(refused) == {"too_fast"}
+    assert len(refused) >= 5
+    snapshot = rooms.read(code)
+    guest_seat = next(i for i, s in enumerate(snapshot.doc["seats"]) if s.get("token") and i)
+    assert snapshot.lang(guest_seat) in ("hi", "te", "ur")
+    # One write (the discard and the computers' turns), each turn thought once.
+    assert snapshot.version == version + 1
+    thought = held.seeds[seeds_before:]
+    assert len(thought) == len(set(thought))
+    for lang in ("en", "ur", "hi", "te"):
+        text = get_translator(lang).ui("room.error.too_fast")
+        assert text and text != "room.error.too_fast"
+
+
+def test_a_move_completes_while_another_writer_keeps_changing_the_room(
+    make_store: StoreMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """F21: another writer changing the room during every thinking cannot keep a move from
+    completing: after OPTIMISTIC_TRIES lost races the mover claims the room, the other's
+    writes wait, and the move (with its computers' turns) goes through; then the room is
+    free again."""
+    from canasta_teach.rooms import Rooms
+    from canasta_teach.rooms.room import OPTIMISTIC_TRIES
+
+    held = HeldThinking(monkeypatch)
+    rooms = Rooms(make_store())
+    code, host = _room_with_a_computer(rooms)
+    discard = _host_to_discard(rooms, code, host)
+    hostile = make_store()
+    outcomes: list[bool] = []
+
+    def spoil() -> None:
+        got = hostile.get(code)
+        assert got is not None
+        version, doc = got
+        doc["spoiled"] = doc.get("spoiled", 0) + 1
+        outcomes.append(hostile.write_if(code, version, doc) is not None)
+
+    held.meanwhile = spoil
+    started = time.monotonic()
+    assert rooms.submit(code, host, discard).legal
+    assert time.monotonic() - started < 10
+    held.meanwhile = None
+    assert outcomes[:OPTIMISTIC_TRIES] == [True] * OPTIMISTIC_TRIES
+    assert False in outcomes  # refused while the mover held the room
+    doc = rooms.read(code).doc
+    assert doc["spoiled"] == outcomes.count(True)  # every accepted write kept
+    game = rooms.game(doc)
+    assert game is not None and game.state.to_move == 0
+    spoil()
+    assert outcomes[-1]  # the claim was given back

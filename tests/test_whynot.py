@@ -283,6 +283,10 @@ def test_ask_with_nobody_in_the_partners_seat_or_with_two_players() -> None:
         "rules: classic2\nturn: S meld\nS: K K K 9 J 5 4 4\nN: ?15\nS melds: A A A\n"
         "N melds: 8 8 8\npile: 6 10\nstock: rest\n"
     )
+    # A two-player table has no Ask button (no partner, C-ASK-1); a puzzle that offers it
+    # anyway gets the engine's reason when it is pressed.
+    assert "ask" not in two.actions
+    two.actions = (*two.actions, "ask")
     message = press(two, "ask")
     reason = why_not(two.state, "ask")
     assert reason is not None and (reason.code, reason.rule) == ("ask_off", "C-ASK-1")

@@ -30,7 +30,9 @@ from canasta_teach.engine import (
 )
 from canasta_teach.engine.cards import TOKENS
 from canasta_teach.engine.notation import parse_position
+from canasta_teach.engine.rules import CLASSIC2, CLASSIC4, HAND_AND_FOOT, RuleSet
 from canasta_teach.engine.state import Phase
+from canasta_teach.engine.variants import find_variant
 from canasta_teach.i18n import get_translator
 from canasta_teach.widgets import ACTIONS, CardTable, TableController
 from canasta_teach.widgets.puzzles import best_take_attempt
@@ -583,3 +585,30 @@ def test_the_page_gives_each_card_the_suit_the_lessons_pictures_give_it() -> Non
     order = json.loads(re.search(r"const TOKEN_ORDER = (\[[^\]]*\]);", js).group(1))
     suits = json.loads(re.search(r"const SUITS = (\[[^\]]*\]);", js).group(1))
     assert order == list(TOKENS) and suits == list(SUITS)
+
+
+@pytest.mark.rule("C-ASK-1")
+@pytest.mark.rule("H-OUT-3")
+@pytest.mark.parametrize(
+    ("rules", "asks"),
+    [
+        (CLASSIC4, True),
+        (CLASSIC4.with_options(ask_partner=False), False),
+        (CLASSIC2, False),
+        (HAND_AND_FOOT, False),  # the seed's rules: the partner always agrees (H-OUT-3)
+        (HAND_AND_FOOT.with_options(ask_partner=True), True),
+    ],
+    ids=["classic4", "classic4-no-asking", "classic2", "handfoot", "handfoot-asking"],
+)
+def test_the_question_buttons_show_only_when_the_rules_ask(rules: RuleSet, asks: bool) -> None:
+    state = find_variant(rules.family).state_class.deal("asking", rules=rules)
+    controller = TableController(state, get_translator("en"), "en")
+    shown = controller.widget.view["actions"]
+    assert ("ask" in shown, "answer" in shown) == (asks, asks)
+    # The other buttons stay as they were: the variant's, in its order.
+    assert [a for a in shown if a not in ("ask", "answer")] == [
+        a for a in find_variant(rules.family).table_buttons if a not in ("ask", "answer")
+    ]
+    # And a game that asks shows them after the turn's plays.
+    if asks:
+        assert shown[-2:] == ["ask", "answer"]

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
+from canasta_teach.engine import Answer
 from canasta_teach.i18n import LOCALE_DIR, get_translator
 from canasta_teach.widgets import GAMES
 from canasta_teach.widgets.table import ALL_ACTIONS
@@ -54,6 +55,22 @@ def keys_used_by_the_widgets() -> set[str]:
     # Keys built at run time.
     used |= {f"button.{action}" for action in ALL_ACTIONS}
     used |= {"game.title." + game.replace("-", "_") for game in GAMES}
+    # A move kind's words (``moves.MOVE_KINDS``: the learner's own move, a computer's) and
+    # the keys a variant words its own way (``Variant.word``).
+    from canasta_teach.engine.moves import MOVE_KINDS
+    from canasta_teach.engine.variants import all_variants
+
+    for kind in MOVE_KINDS:
+        told = (
+            [f"msg.{kind.told}_yes", f"msg.{kind.told}_no"]
+            if kind.move_type is Answer
+            else [f"msg.{kind.told}"]
+        )
+        used |= set(told)
+        if kind.narrated:
+            used.add(f"game.full.move.{kind.narrated}")
+    used.add("msg.took_gained")  # a pickup that brought cards into the hand
+    used |= {key for variant in all_variants() for key in variant.words.values()}
     # A leaderboard refusal (the full game says LeaderboardError.key with its facts).
     from canasta_teach.leaderboard import ERROR_CODES
 
@@ -64,6 +81,10 @@ def keys_used_by_the_widgets() -> set[str]:
 
     used |= {f"room.error.{code}" for code in ROOM_ERRORS}
     used |= {f"room.note.{code}" for code in NOTE_CODES}
+    # A move told as advice: one key per narrated move kind (canasta_teach.widgets.gametable).
+    from canasta_teach.widgets.gametable import MOVE_KEYS
+
+    used |= set(MOVE_KEYS.values())
     # The coach's notes and the mistakes a review names (canasta_teach.bots.coach).
     from canasta_teach.bots.coach import MISTAKES, NOTES
 

@@ -26,9 +26,10 @@ from .moves import (
 from .rules import CLASSIC2, CLASSIC4, PRESETS, RuleSet, preset
 from .state import Event, HandEnd, IllegalMove, MeldGroup, Phase, State
 
-# Hand and Foot's positions: its module registers their notation (``notation`` reads every
-# family's positions through that registry, and imports no variant's module).
-from . import handfoot_notation  # noqa: E402, F401  # isort: skip
+# Every variant's positions: ``variants`` imports each variant's notation module, which
+# registers its format (``notation`` reads every family's positions through that registry,
+# and imports no variant's module).
+from . import variants  # noqa: E402, F401  # isort: skip
 
 
 def legal_moves(state: State) -> list[Move]:

@@ -56,7 +56,7 @@ from .scoring import (
     TeamScore,
     register_variant_scorer,
 )
-from .seats import seat_name
+from .seats import seat_name, seat_names
 from .state import (
     NOTHING_KNOWN,
     Asked,
@@ -67,6 +67,7 @@ from .state import (
     gained_tokens,
 )
 from .teams import TEAM_OF_SEAT, seats_of, team_of
+from .view import meld_view
 
 # Local names for the hot paths (a module global is cheaper than an enum attribute).
 _DRAW_PHASE, _MELD_PHASE, _ANSWER_PHASE, _ENDED = Phase.DRAW, Phase.MELD, Phase.ANSWER, Phase.ENDED
@@ -169,6 +170,9 @@ class HandFootState(State):
     STOCK_END_RULE = "H-END-1"
     OUT_END_RULE = "H-OUT-1"
     PILE_FREEZES = False  # no frozen pile: every pickup needs a pair (H-PILE-1)
+    NO_MELD_RULE = "H-MELD-4"
+    TAKE_RULES = ("H-PILE-1", "H-PILE-2", "H-MIN-1", "H-OUT-1")
+    OUT_RULES = ("H-OUT-1", "H-OUT-2", "H-PILE-1", "H-PILE-2")
 
     feet: list[list[int]]
     in_foot: list[bool]
@@ -249,6 +253,9 @@ class HandFootState(State):
             return 0
         return self.round_minimum()
 
+    def opening_minimum(self, team: int) -> int:
+        return self.round_minimum()
+
     def round_minimum(self) -> int:
         """H-MIN-1: this round's first-meld minimum, 50, 90, 120 or 150."""
         return ROUND_MINIMUMS[min(max(self.hand_number, 1), len(ROUND_MINIMUMS)) - 1]
@@ -256,6 +263,43 @@ class HandFootState(State):
     def canastas(self, team: int) -> int:
         """Complete piles (H-MELD-3): a Classic canasta's counterpart."""
         return len(self.piles[team])
+
+    def complete_piles(self, team: int) -> list[tuple[str, MeldGroup]]:
+        return [(pile_kind(g), g) for g in self.piles[team]]
+
+    def face_down_foot(self, seat: int) -> list[int] | None:
+        return None if self.in_foot[seat] else self.feet[seat]
+
+    def variant_view(self, seat: int) -> dict[str, Any]:
+        """Each team's piles by kind, each player's foot (its size while face down, never its
+        cards: not even its owner's, H-DEAL-1), the round and its minimum, and how many cards
+        a pickup takes."""
+        names = seat_names(self.players)
+        needed = dict(zip(("clean", "dirty", "wild"), self.piles_needed(), strict=True))
+        return {
+            "variant": self.rules.family,
+            "round": self.round,
+            "rounds": self.rules.rounds,
+            "feet": {
+                names[s]: {"in_foot": self.in_foot[s], "size": self.foot_size(s)}
+                for s in range(self.players)
+            },
+            "piles": [
+                {
+                    "groups": [
+                        {**meld_view(g), "kind": pile_kind(g)}
+                        for g in sorted(self.piles[t], key=lambda g: (pile_kind(g), -g.rank))
+                    ],
+                    "counts": dict(
+                        zip(("clean", "dirty", "wild"), self.pile_counts(t), strict=True)
+                    ),
+                }
+                for t in (0, 1)
+            ],
+            "piles_needed": needed,
+            "take_count": self._taken(),
+            "take_limit": self.rules.pile_take,
+        }
 
     def pile_counts(self, team: int) -> tuple[int, int, int]:
         """The team's complete piles: (clean, dirty, wild)."""

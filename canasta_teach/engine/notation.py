@@ -296,7 +296,7 @@ def known_keys() -> str:
     """Every key a position may have, in English (what ``unknown_key`` expected)."""
     text = _CLASSIC_KNOWN_KEYS
     for variant in POSITION_FORMATS.values():
-        if variant.family != CLASSIC:
+        if variant is not CLASSIC_FORMAT:
             own = [
                 *variant.keys,
                 *(f"S/W/N/E {k}" for k in variant.seat_keys),
@@ -1006,7 +1006,7 @@ class PositionReader:
         n, seats, teams = self.rules.players, self.seats, self.teams
         for key, line in self.lines.items():
             for variant in POSITION_FORMATS.values():
-                if variant.family != CLASSIC and key.split()[-1] in variant.own_words:
+                if variant is not CLASSIC_FORMAT and key.split()[-1] in variant.own_words:
                     raise line.key_error(
                         "unknown_key",
                         f"'{line.key_text}' belongs to a "
@@ -1033,7 +1033,7 @@ class PositionReader:
 
     def may_ask(self) -> bool:
         """Whether the player going out may ask the partner first (C-ASK-1)."""
-        return self.rules.ask_partner and self.rules.players == 4
+        return self.rules.partner_is_asked
 
     def read_turn(self) -> None:
         """``turn: SEAT PHASE``."""
@@ -1556,11 +1556,11 @@ def _format_classic(state: State) -> str:
     return "\n".join(out) + "\n"
 
 
-register_position_format(
-    PositionFormat(
-        CLASSIC, "Classic", _parse_classic, _format_classic, team_keys=("melds", "red threes")
-    )
+#: Classic's format: its keys are every family's (a variant's format adds its own).
+CLASSIC_FORMAT: Final = PositionFormat(
+    CLASSIC, "Classic", _parse_classic, _format_classic, team_keys=("melds", "red threes")
 )
+register_position_format(CLASSIC_FORMAT)
 
 
 # ---------------------------------------------------------------------------- the record

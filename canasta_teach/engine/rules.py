@@ -76,6 +76,12 @@ class RuleSet:
             return 90
         return 120
 
+    @property
+    def partner_is_asked(self) -> bool:
+        """Whether a player asks the partner before going out (C-ASK-1, H-OUT-3): the option
+        is on and a partner sits at the table."""
+        return self.ask_partner and self.players == 4
+
     def with_options(self, **options: Any) -> RuleSet:
         known = {f.name for f in fields(self)}
         unknown = set(options) - known
@@ -187,7 +193,8 @@ TEXT_VALUES: Final[dict[str, tuple[str, ...]]] = {"family": ("classic",)}
 def int_range(option: str, players: int = 2, family: str = "classic") -> tuple[int, int]:
     """The values ``option`` may take, both ends included (``hand_size``: for ``players``)."""
     low, high = FAMILY_INT_RANGES.get(family, INT_RANGES)[option]
-    if option == "hand_size" and family == "classic":
+    if option == "hand_size":
+        # The deal must leave a stock (Hand and Foot's hands, 15 at most, are well inside).
         high = min(high, DEALT_MAX // players)
     return low, high
 

@@ -332,6 +332,13 @@ class State:
     OUT_END_RULE: ClassVar[str] = "C-END-1"
     #: Whether wild cards and red threes (black threes under the option) freeze the pile.
     PILE_FREEZES: ClassVar[bool] = True
+    #: The rule that refuses an addition when the team has no meld to add to.
+    NO_MELD_RULE: ClassVar[str] = "C-MELD-3"
+    #: The rules that may refuse taking the pile, and going out (a quiz offers these ids).
+    TAKE_RULES: ClassVar[tuple[str, ...]] = (
+        "C-PILE-3", "C-BLK-1", "C-PILE-6", "C-PILE-5", "C-PILE-2", "C-PILE-4", "C-FRZ-2",
+    )  # fmt: skip
+    OUT_RULES: ClassVar[tuple[str, ...]] = ("C-OUT-1", "C-OUT-5", "C-ASK-1", "C-OUT-4")
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -606,8 +613,28 @@ class State:
             return 0
         return self.rules.first_meld_minimum(self.scores[team])
 
+    def opening_minimum(self, team: int) -> int:
+        """What the team's first meld needs, down or not (C-MIN-1; Hand and Foot: the
+        round's, H-MIN-1)."""
+        return self.rules.first_meld_minimum(self.scores[team])
+
     def canastas(self, team: int) -> int:
         return sum(1 for g in self.melds[team].values() if g.size >= CANASTA_SIZE)
+
+    def complete_piles(self, team: int) -> list[tuple[str, MeldGroup]]:
+        """The team's finished piles that left its melds, each with its kind, oldest first
+        (Hand and Foot's piles of seven, H-MELD-3); none in Classic, where a canasta stays a
+        meld (C-CAN-1)."""
+        return []
+
+    def face_down_foot(self, seat: int) -> list[int] | None:
+        """The counts of the seat's foot while it lies face down (Hand and Foot, H-DEAL-1);
+        None once picked up, and in Classic, which deals no foot."""
+        return None
+
+    def variant_view(self, seat: int) -> dict[str, Any]:
+        """What a variant adds to ``view.player_view`` for ``seat`` (Classic: only its name)."""
+        return {"variant": self.rules.family}
 
     def staged_value(self) -> int:
         return sum(g.value for g in self.staged.values())

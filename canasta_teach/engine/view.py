@@ -15,7 +15,7 @@ from .seats import team_names as team_names
 from .state import MeldGroup, State
 
 
-def _meld(group: MeldGroup) -> dict[str, Any]:
+def meld_view(group: MeldGroup) -> dict[str, Any]:
     kind = "natural" if group.is_natural else "mixed"
     return {
         "rank": TOKENS[group.rank],
@@ -59,7 +59,7 @@ def player_view(state: State, seat: int) -> dict[str, Any]:
         "teams": [
             {
                 "name": teams[t],
-                "melds": [_meld(g) for _, g in sorted(state.melds[t].items(), reverse=True)],
+                "melds": [meld_view(g) for _, g in sorted(state.melds[t].items(), reverse=True)],
                 "red_threes": state.red_threes[t],
                 "score": state.scores[t],
                 "down": state.down[t],
@@ -68,7 +68,7 @@ def player_view(state: State, seat: int) -> dict[str, Any]:
             }
             for t in (0, 1)
         ],
-        "staged": [_meld(g) for _, g in sorted(state.staged.items(), reverse=True)],
+        "staged": [meld_view(g) for _, g in sorted(state.staged.items(), reverse=True)],
         "turn": names[state.current],
         "to_move": names[state.to_move],
         "phase": state.phase.value,
@@ -91,39 +91,5 @@ def player_view(state: State, seat: int) -> dict[str, Any]:
             for s in range(n)
             if state.thrown[s]
         },
-        **_variant_view(state, seat),
-    }
-
-
-def _variant_view(state: State, seat: int) -> dict[str, Any]:
-    """What a variant adds to the view: for Hand and Foot, each team's piles by kind, each
-    player's foot (its size while face down, never its cards: not even its owner's, H-DEAL-1),
-    the round and its minimum, and how many cards a pickup takes."""
-    from .handfoot import HandFootState, pile_kind
-
-    if not isinstance(state, HandFootState):
-        return {"variant": "classic"}
-    names = seat_names(state.players)
-    needed = dict(zip(("clean", "dirty", "wild"), state.piles_needed(), strict=True))
-    return {
-        "variant": "handfoot",
-        "round": state.round,
-        "rounds": state.rules.rounds,
-        "feet": {
-            names[s]: {"in_foot": state.in_foot[s], "size": state.foot_size(s)}
-            for s in range(state.players)
-        },
-        "piles": [
-            {
-                "groups": [
-                    {**_meld(g), "kind": pile_kind(g)}
-                    for g in sorted(state.piles[t], key=lambda g: (pile_kind(g), -g.rank))
-                ],
-                "counts": dict(zip(("clean", "dirty", "wild"), state.pile_counts(t), strict=True)),
-            }
-            for t in (0, 1)
-        ],
-        "piles_needed": needed,
-        "take_count": state._taken(),
-        "take_limit": state.rules.pile_take,
+        **state.variant_view(seat),
     }

@@ -1,9 +1,18 @@
 """A room: one table shared by several browsers, and its authority.
 
-Every change to a room goes through :class:`Rooms`, inside the store's atomic ``update``: the
-seat is found from the visitor's secret token, the turn order is checked, the engine checks the
-move, plays it, and the computer players in the empty seats move until a person is to move.
-A refused move changes nothing and its reason goes back only to the player who made it.
+Every change to a room goes through :class:`Rooms`: the seat is found from the visitor's secret
+token, the turn order is checked, the engine checks the move, plays it, and the computer players
+in the empty seats move until a person is to move.  A refused move changes nothing and its
+reason goes back only to the player who made it.
+
+A change is made on a copy read from the store, with no lock held (the computer players may
+think for a second or more, and on SQLite a lock would be the whole server's), then written only
+if nobody changed the room meanwhile (``RoomStore.write_if``, a compare-and-set on the version);
+otherwise it is made again on the new room.  A change that keeps losing that race claims the
+room (``RoomStore.claim``): the others then wait for it, so a move always completes.  A seat's
+language is kept apart from the document (``RoomStore.set_lang``): switching it is not a change
+of the game and never makes the computers think again.  A seat's settings and language switches
+are counted (``RoomStore.allow_write``) and refused as ``too_fast`` past what any person does.
 
 The room document (JSON) holds the settings, the seats (``human`` with the SHA-256 of its
 token, ``open`` before the game, ``bot``, or ``released``: a person's seat the computer took
@@ -17,18 +26,21 @@ shown as ``ABCDE-FGHJK``.  Seat tokens are 32 random bytes.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import secrets
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from canasta_teach.engine import Answer, Move, Verdict
 from canasta_teach.engine.game import Game
 from canasta_teach.engine.notation import parse_move
-from canasta_teach.engine.rules import preset
+from canasta_teach.engine.rules import FAMILIES, preset
 from canasta_teach.engine.state import Phase
+from canasta_teach.engine.variants import find_variant
 
 from .store import KEEP_ALIVE_S, RoomStore, StoreError
 
@@ -40,7 +52,7 @@ TOKEN_BYTES: Final = 32
 #: The random part of a room's seed, from the system's randomness (``secrets``): every hidden
 #: card of every hand of the room follows from the seed, so it must not be searchable (F25).
 SEED_BYTES: Final = 16
-VARIANTS: Final = ("classic", "handfoot")
+VARIANTS: Final = FAMILIES  # a room plays any variant (``engine.variants``)
 LEVELS: Final = ("easy", "normal", "hard")
 #: How long a person who closed the tab keeps their seat (the host's setting), in minutes.
 KEEP_MINUTES: Final = (2, 10, 30)
@@ -64,6 +76,19 @@ CLIENT_ADDRESS_ENV: Final = "HTTP_X_CANASTA_CLIENT_ADDRESS"
 NOTES_KEPT: Final = 40
 #: Computer moves in a row before the authority stops (a safety net, never reached in play).
 MAX_BOT_MOVES: Final = 2000
+#: A seat's settings (and, apart, its language switches) allowed per window: far above what a
+#: person does, far below what a page in a loop does (F21: 160 switches a second).  Moves are
+#: not counted: one writes only on its seat's turn and only when legal, so the game bounds them.
+SEAT_WRITES: Final = 30
+SEAT_LANG_WRITES: Final = 10
+SEAT_WINDOW_S: Final = 10.0
+#: Changes made again after losing the race to another writer before this one claims the room.
+OPTIMISTIC_TRIES: Final = 3
+#: How long a claim holds the room at most (longer than the computers' turns; the claim of a
+#: kernel that died lapses by itself), and how long a writer waits for another's claim.
+CLAIM_S: Final = 30.0
+CLAIM_WAIT_S: Final = 45.0
+CLAIM_POLL_S: Final = 0.02
 
 #: Every ``RoomError.code``; the UI has a ``room.error.<code>`` text for each.
 ERROR_CODES: Final = (
@@ -80,6 +105,7 @@ ERROR_CODES: Final = (
     "own_rooms",  # this browser or address holds as many rooms as one visitor may
     "unavailable",  # the store cannot be reached
     "store_reset",  # the store was damaged, set aside and started afresh (its rooms are gone)
+    "too_fast",  # this seat wrote to the room more often than a person does: wait a moment
 )
 
 
@@ -138,9 +164,8 @@ def seat_of(doc: dict[str, Any], token: object) -> int | None:
 
 
 def rules_name(doc: dict[str, Any]) -> str:
-    if doc["variant"] == "handfoot":
-        return "handfoot"
-    return "classic4" if doc["players"] == 4 else "classic2"
+    """The preset a room's game is played with: its variant's for its number of players."""
+    return find_variant(doc["variant"]).rules_for(doc["players"]).name
 
 
 def join_order(players: int) -> tuple[int, ...]:
@@ -224,10 +249,17 @@ class Snapshot:
     version: int
     doc: dict[str, Any]
     presence: dict[int, float]
+    #: Each person's language by their token's hash (``RoomStore.langs``).
+    langs: dict[str, str] = field(default_factory=dict)
 
     def away(self, seat: int, now: float | None = None) -> bool:
         now = time.time() if now is None else now
         return now - self.presence.get(seat, 0.0) > AWAY_AFTER_S
+
+    def lang(self, seat: int) -> str:
+        """The language the person in ``seat`` reads the room in ("" if not a person)."""
+        entry = self.doc["seats"][seat]
+        return self.langs.get(entry.get("token") or "", str(entry.get("lang", "")))
 
 
 class Rooms:
@@ -244,7 +276,8 @@ class Rooms:
         if got is None:
             raise RoomError("no_room")
         version, doc = got
-        return Snapshot(code, version, doc, self._store_call(self.store.presence, code))
+        presence = self._store_call(self.store.presence, code)
+        return Snapshot(code, version, doc, presence, self._store_call(self.store.langs, code))
 
     def game(self, doc: dict[str, Any]) -> Game | None:
         """The room's game, replayed from its record (kept per room while it only grows)."""
@@ -280,8 +313,7 @@ class Rooms:
         (``RoomError("own_rooms")``; they are kept hashed, never as given)."""
         if players not in (2, 4) or variant not in VARIANTS or level not in LEVELS:
             raise ValueError("bad room settings")
-        if variant == "handfoot":
-            players = 4
+        players = find_variant(variant).rules_for(players).players  # H-DECK-1: four
         token = secrets.token_urlsafe(TOKEN_BYTES)
         now = time.time()
         for _ in range(10):
@@ -307,6 +339,7 @@ class Rooms:
                     continue
                 raise room_error_for(error) from error
             self._store_call(self.store.touch, code, 0)
+            self._store_call(self.store.set_lang, code, token_hash(token), lang)
             return code, token
         raise RoomError("unavailable")  # pragma: no cover - ten codes in a row taken
 
@@ -320,11 +353,9 @@ class Rooms:
             if seat is not None:
                 entry = doc["seats"][seat]
                 was_standing_in = entry.pop("stand_in", False)
-                changed = was_standing_in or entry.get("lang") != lang
-                entry["lang"] = lang
                 if was_standing_in:
                     _note(doc, "back", seat)
-                return changed, (seat, None)
+                return was_standing_in, (seat, None)
             seat = _former_seat(doc, token)
             if seat is not None:
                 # Back after the seat was given to the computer: the same seat, the same token
@@ -350,7 +381,23 @@ class Rooms:
 
         seat, new_token = self._update(code, change)
         self._store_call(self.store.touch, code, seat)
+        who = token_hash(new_token if new_token is not None else str(token))
+        # A page joins on every load: its language is kept while within the seat's budget (a
+        # page joining in a loop is still seated, its language no longer written).
+        if new_token is not None or self._allowed(code, f"{who}/lang", SEAT_LANG_WRITES):
+            self._store_call(self.store.set_lang, code, who, lang)
         return seat, new_token
+
+    def set_language(self, code: str, token: object, lang: str) -> None:
+        """The language this seat reads the room in (shown to the others; not a change of the
+        game: no new version).  ``too_fast`` past ``SEAT_LANG_WRITES`` switches a window."""
+        snapshot = self.read(code)
+        if seat_of(snapshot.doc, token) is None:
+            raise RoomError("bad_token")
+        who = token_hash(str(token))
+        if not self._allowed(code, f"{who}/lang", SEAT_LANG_WRITES):
+            raise RoomError("too_fast", seconds=round(SEAT_WINDOW_S))
+        self._store_call(self.store.set_lang, code, who, lang)
 
     def _free_seat(self, doc: dict[str, Any]) -> int | None:
         if doc["status"] == "lobby":
@@ -369,6 +416,7 @@ class Rooms:
     def configure(self, code: str, token: object, setting: str, value: Any) -> None:
         """The host's settings before the game: ``players`` (2/4), ``variant``, ``level``,
         ``keep_minutes``, and ``seat`` (``(from, to)``: swap two seats, who partners whom)."""
+        self._spend(code, token)
 
         def change(doc: dict[str, Any]) -> tuple[bool, None]:
             self._host(doc, token)
@@ -376,7 +424,8 @@ class Rooms:
                 raise RoomError("not_now")
             before = [seat.get("token") for seat in doc["seats"]]
             if setting == "players" and value in (2, 4):
-                if value == 2 and (doc["variant"] == "handfoot" or len(humans(doc)) > 2):
+                counts = find_variant(doc["variant"]).player_counts
+                if value == 2 and (value not in counts or len(humans(doc)) > 2):
                     raise RoomError("too_many_people")
                 if value == 2:
                     # The friend sits opposite (North is seat 1 at a two-player table).
@@ -384,7 +433,7 @@ class Rooms:
                 doc["players"] = value
             elif setting == "variant" and value in VARIANTS:
                 doc["variant"] = value
-                if value == "handfoot":
+                if doc["players"] not in find_variant(value).player_counts:
                     self._widen(doc)
             elif setting == "level" and value in LEVELS:
                 doc["level"] = value
@@ -420,6 +469,7 @@ class Rooms:
 
     def start(self, code: str, token: object) -> None:
         """The host starts the game: empty seats get computer players."""
+        self._spend(code, token)
 
         def change(doc: dict[str, Any]) -> tuple[bool, None]:
             self._host(doc, token)
@@ -442,6 +492,7 @@ class Rooms:
 
     def new_game(self, code: str, token: object) -> None:
         """After a game: back to the lobby, the same people in the same seats."""
+        self._spend(code, token)
 
         def change(doc: dict[str, Any]) -> tuple[bool, None]:
             self._host(doc, token)
@@ -497,6 +548,7 @@ class Rooms:
 
     def stand_in(self, code: str, token: object, seat: int) -> None:
         """The host lets the computer play for a player who is away (until they return)."""
+        self._spend(code, token)
         presence = self._store_call(self.store.presence, code)
 
         def change(doc: dict[str, Any]) -> tuple[bool, None]:
@@ -606,17 +658,57 @@ class Rooms:
 
     # ------------------------------------------------------------------ the store
 
-    def _update(self, code: str, change: Any) -> Any:
+    def _update(self, code: str, change: Callable[[dict[str, Any]], tuple[bool, Any]]) -> Any:
+        """Make ``change`` on the room and write it, with no lock held while it runs: read,
+        change (the computer players think here), write if the room is still the one read,
+        else make the change again on the room as it is now.  After ``OPTIMISTIC_TRIES`` lost
+        races the room is claimed, so the others wait and this change completes."""
+        owner: str | None = None
         try:
-            done = self.store.update(code, change)
-        except StoreError as error:
-            raise room_error_for(error) from error
-        except RoomError:
-            self._games.pop(code, None)  # a change may have played moves before it refused
-            raise
-        if done is None:
-            raise RoomError("no_room")
-        return done[1]
+            for tries in range(OPTIMISTIC_TRIES + 3):
+                got = self._store_call(self.store.get, code)
+                if got is None:
+                    raise RoomError("no_room")
+                version, doc = got
+                try:
+                    changed, result = change(doc)
+                except RoomError:
+                    self._games.pop(code, None)  # a change may have played moves before it refused
+                    raise
+                if not changed:
+                    return result
+                write = functools.partial(self.store.write_if, claim=owner)
+                written = self._store_call(write, code, version, doc)
+                if written is not None:
+                    return result
+                # Another writer changed the room since we read it: our work is thrown away
+                # (the game's cache too: it holds moves that were never written).
+                self._games.pop(code, None)
+                if owner is None and tries + 1 >= OPTIMISTIC_TRIES:
+                    owner = secrets.token_hex(16)
+                    self._claim(code, owner)
+            raise RoomError("unavailable")  # pragma: no cover - a claimed room is ours to write
+        finally:
+            if owner is not None:
+                self._store_call(self.store.release, code, owner)
+
+    def _claim(self, code: str, owner: str) -> None:
+        """Wait for the room to be free of other claims, then hold it."""
+        deadline = time.monotonic() + CLAIM_WAIT_S
+        while not self._store_call(self.store.claim, code, owner, CLAIM_S):
+            if time.monotonic() >= deadline:
+                raise RoomError("unavailable")
+            time.sleep(CLAIM_POLL_S)
+
+    def _allowed(self, code: str, who: str, limit: int) -> bool:
+        return bool(self._store_call(self.store.allow_write, code, who, limit, SEAT_WINDOW_S))
+
+    def _spend(self, code: str, token: object) -> None:
+        """Count one of this seat's settings; ``too_fast`` past ``SEAT_WRITES`` a window.  (A
+        string that cannot be a token is refused as ``bad_token`` by the change itself.)"""
+        plausible = isinstance(token, str) and 20 <= len(token) <= 100
+        if plausible and not self._allowed(code, token_hash(str(token)), SEAT_WRITES):
+            raise RoomError("too_fast", seconds=round(SEAT_WINDOW_S))
 
     @staticmethod
     def _store_call(method: Any, *args: Any) -> Any:

@@ -3,8 +3,14 @@
 Each visitor of the web app has a kernel of their own, so a table shared by several browsers
 cannot live in any one of them.  A room is one JSON document with a version number; the store
 can create it, read it, change it atomically (``update``: read, change, write, under the room's
-lock, so two players acting at once cannot corrupt it), tell a waiting reader that it changed,
-keep who is connected (``touch``/``presence``), forget expired rooms and cap how many it holds.
+lock, so two players acting at once cannot corrupt it), write it only if nobody changed it since
+it was read (``write_if``: a compare-and-set on the version, so slow work such as the computer
+players' thinking happens outside any lock), let one writer claim a room for a moment
+(``claim``: the others' ``write_if`` then waits its turn, so a move that keeps losing the race
+finally wins), tell a waiting reader that it changed, keep who is connected
+(``touch``/``presence``) and each seat's language (``set_lang``/``langs``: not a change of the
+game, so no new version), count a seat's writes (``allow_write``), forget expired rooms and cap
+how many it holds.
 
 Two implementations, chosen by a URL (``$CANASTA_ROOMS_URL``, see :func:`open_store`):
 
@@ -124,6 +130,37 @@ class RoomStore:
                 return version
             time.sleep(POLL_S)
 
+    def write_if(self, code: str, version: int, doc: dict[str, Any], *,
+                 claim: str | None = None) -> int | None:  # fmt: skip
+        """Write ``doc`` as the room's next version if the room is still at ``version`` and
+        nobody but ``claim`` holds a claim on it; the new version, or None (changed meanwhile,
+        claimed by another writer, or gone: read it again)."""
+        raise NotImplementedError
+
+    def claim(self, code: str, owner: str, ttl_s: float) -> bool:
+        """Hold the room for ``owner`` for at most ``ttl_s`` (other writers' ``write_if`` is
+        refused meanwhile); False when another owner holds it."""
+        raise NotImplementedError
+
+    def release(self, code: str, owner: str) -> None:
+        """Give up ``owner``'s claim (if it still holds it)."""
+        raise NotImplementedError
+
+    def set_lang(self, code: str, who: str, lang: str) -> None:
+        """The language of the person ``who`` (their token's hash), kept apart from the
+        document: a change of language is not a change of the game (no new version)."""
+        raise NotImplementedError
+
+    def langs(self, code: str) -> dict[str, str]:
+        """Each person's language as ``set_lang`` kept it, by ``who``."""
+        raise NotImplementedError
+
+    def allow_write(self, code: str, who: str, limit: int, window_s: float,
+                    now: float | None = None) -> bool:  # fmt: skip
+        """Count one write by ``who`` in this room; False once they made ``limit`` in the
+        current ``window_s``-second window (the write is then refused)."""
+        raise NotImplementedError
+
     def touch(self, code: str, seat: int, now: float | None = None) -> None:
         """A seat's browser is connected now (kept apart from the document: no new version)."""
         raise NotImplementedError
@@ -158,6 +195,24 @@ CREATE TABLE IF NOT EXISTS presence (
     seat INTEGER NOT NULL,
     seen REAL NOT NULL,
     PRIMARY KEY (code, seat)
+);
+CREATE TABLE IF NOT EXISTS claims (
+    code TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    until REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS langs (
+    code TEXT NOT NULL,
+    who TEXT NOT NULL,
+    lang TEXT NOT NULL,
+    PRIMARY KEY (code, who)
+);
+CREATE TABLE IF NOT EXISTS writes (
+    code TEXT NOT NULL,
+    who TEXT NOT NULL,
+    since REAL NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (code, who)
 );
 CREATE TABLE IF NOT EXISTS owners (
     owner TEXT NOT NULL,
@@ -359,6 +414,99 @@ class SqliteRoomStore(RoomStore):
         except sqlite3.Error as error:
             raise self._failed(error) from error
 
+    def write_if(self, code: str, version: int, doc: dict[str, Any], *,
+                 claim: str | None = None) -> int | None:  # fmt: skip
+        now = time.time()
+        try:
+            # One statement: the version check, the claim check and the write are atomic, and
+            # the file's write lock is held only for this (never while anyone thinks).
+            written = (
+                self._connect()
+                .execute(
+                    "UPDATE rooms SET doc = ?, version = version + 1, expires = ?"
+                    " WHERE code = ? AND version = ? AND expires >= ? AND NOT EXISTS"
+                    " (SELECT 1 FROM claims WHERE claims.code = rooms.code AND claims.owner <> ?"
+                    " AND claims.until >= ?)",
+                    (
+                        json.dumps(doc),
+                        now + self.lifetime(doc),
+                        code,
+                        version,
+                        now,
+                        claim or "",
+                        now,
+                    ),
+                )
+                .rowcount
+            )
+        except sqlite3.Error as error:
+            raise StoreError("unavailable") from error
+        return version + 1 if written == 1 else None
+
+    def claim(self, code: str, owner: str, ttl_s: float) -> bool:
+        now = time.time()
+        try:
+            taken = (
+                self._connect()
+                .execute(
+                    "INSERT INTO claims VALUES (?, ?, ?) ON CONFLICT (code) DO UPDATE SET"
+                    " owner = excluded.owner, until = excluded.until"
+                    " WHERE claims.until < ? OR claims.owner = excluded.owner",
+                    (code, owner, now + ttl_s, now),
+                )
+                .rowcount
+            )
+        except sqlite3.Error as error:
+            raise StoreError("unavailable") from error
+        return taken == 1
+
+    def release(self, code: str, owner: str) -> None:
+        try:
+            self._connect().execute(
+                "DELETE FROM claims WHERE code = ? AND owner = ?", (code, owner)
+            )
+        except sqlite3.Error as error:
+            raise StoreError("unavailable") from error
+
+    def set_lang(self, code: str, who: str, lang: str) -> None:
+        try:
+            self._connect().execute(
+                "INSERT OR REPLACE INTO langs VALUES (?, ?, ?)", (code, who, lang)
+            )
+        except sqlite3.Error as error:
+            raise StoreError("unavailable") from error
+
+    def langs(self, code: str) -> dict[str, str]:
+        try:
+            rows = (
+                self._connect()
+                .execute("SELECT who, lang FROM langs WHERE code = ?", (code,))
+                .fetchall()
+            )
+        except sqlite3.Error as error:
+            raise StoreError("unavailable") from error
+        return {str(who): str(lang) for who, lang in rows}
+
+    def allow_write(self, code: str, who: str, limit: int, window_s: float,
+                    now: float | None = None) -> bool:  # fmt: skip
+        now = time.time() if now is None else now
+        window = now // window_s * window_s
+        try:
+            # One statement: a new window starts the count again, else the count goes up.
+            row = (
+                self._connect()
+                .execute(
+                    "INSERT INTO writes VALUES (?, ?, ?, 1) ON CONFLICT (code, who) DO UPDATE SET"
+                    " n = CASE WHEN writes.since = excluded.since THEN writes.n + 1 ELSE 1 END,"
+                    " since = excluded.since RETURNING n",
+                    (code, who, window),
+                )
+                .fetchone()
+            )
+        except sqlite3.Error as error:
+            raise StoreError("unavailable") from error
+        return row is not None and int(row[0]) <= limit
+
     def touch(self, code: str, seat: int, now: float | None = None) -> None:
         seen = time.time() if now is None else now
         try:
@@ -385,8 +533,8 @@ class SqliteRoomStore(RoomStore):
         try:
             with self._transaction() as conn:
                 gone = conn.execute("DELETE FROM rooms WHERE expires < ?", (now,)).rowcount
-                conn.execute("DELETE FROM presence WHERE code NOT IN (SELECT code FROM rooms)")
-                conn.execute("DELETE FROM owners WHERE code NOT IN (SELECT code FROM rooms)")
+                for table in ("presence", "claims", "langs", "writes", "owners"):
+                    conn.execute(f"DELETE FROM {table} WHERE code NOT IN (SELECT code FROM rooms)")  # noqa: S608 - our own table names
         except sqlite3.Error as error:
             raise self._failed(error) from error
         return int(gone)
@@ -412,6 +560,10 @@ class SqliteRoomStore(RoomStore):
 
 
 # ---------------------------------------------------------------------- Redis
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
 
 
 class RedisRoomStore(RoomStore):
@@ -596,6 +748,106 @@ class RedisRoomStore(RoomStore):
         except self._redis.RedisError as error:
             raise StoreError("unavailable") from error
 
+    def _claim_key(self, code: str) -> str:
+        return f"{self.PREFIX}claim:{code}"
+
+    def write_if(self, code: str, version: int, doc: dict[str, Any], *,
+                 claim: str | None = None) -> int | None:  # fmt: skip
+        key, claim_key = self._key(code), self._claim_key(code)
+        try:
+            with self.client.pipeline() as pipe:
+                pipe.watch(key, claim_key)  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+                now_version = pipe.hget(key, "version")
+                holder = pipe.get(claim_key)
+                if (
+                    now_version is None
+                    or int(now_version) != version
+                    or (holder is not None and _text(holder) != (claim or ""))
+                ):
+                    pipe.unwatch()
+                    return None
+                pipe.multi()
+                life = self.lifetime(doc)
+                pipe.hset(key, mapping={"doc": json.dumps(doc), "version": version + 1})
+                pipe.pexpire(key, max(1, int(life * 1000)))
+                pipe.zadd(f"{self.PREFIX}rooms", {code: time.time() + life})
+                pipe.publish(f"{self.PREFIX}changed:{code}", str(version + 1))
+                pipe.execute()
+                return version + 1
+        except self._redis.WatchError:
+            return None  # changed (or claimed) between our reading and our writing
+        except self._redis.RedisError as error:
+            raise StoreError("unavailable") from error
+
+    def claim(self, code: str, owner: str, ttl_s: float) -> bool:
+        claim_key = self._claim_key(code)
+        ttl_ms = max(1, int(ttl_s * 1000))
+        try:
+            if self.client.set(claim_key, owner, nx=True, px=ttl_ms):
+                return True
+            with self.client.pipeline() as pipe:
+                pipe.watch(claim_key)  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+                holder = pipe.get(claim_key)
+                if holder is not None and _text(holder) != owner:
+                    pipe.unwatch()
+                    return False
+                pipe.multi()
+                pipe.set(claim_key, owner, px=ttl_ms)
+                pipe.execute()
+                return True
+        except self._redis.WatchError:
+            return False
+        except self._redis.RedisError as error:
+            raise StoreError("unavailable") from error
+
+    def release(self, code: str, owner: str) -> None:
+        claim_key = self._claim_key(code)
+        try:
+            with self.client.pipeline() as pipe:
+                pipe.watch(claim_key)  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+                holder = pipe.get(claim_key)
+                if holder is None or _text(holder) != owner:
+                    pipe.unwatch()
+                    return
+                pipe.multi()
+                pipe.delete(claim_key)
+                pipe.execute()
+        except self._redis.WatchError:
+            return  # it expired and another writer claimed the room: theirs now
+        except self._redis.RedisError as error:
+            raise StoreError("unavailable") from error
+
+    def set_lang(self, code: str, who: str, lang: str) -> None:
+        key = f"{self.PREFIX}langs:{code}"
+        try:
+            with self.client.pipeline(transaction=False) as pipe:
+                pipe.hset(key, who, lang)
+                pipe.pexpire(key, self._ttl_ms())
+                pipe.execute()
+        except self._redis.RedisError as error:
+            raise StoreError("unavailable") from error
+
+    def langs(self, code: str) -> dict[str, str]:
+        try:
+            kept = self.client.hgetall(f"{self.PREFIX}langs:{code}")
+        except self._redis.RedisError as error:
+            raise StoreError("unavailable") from error
+        return {_text(who): _text(lang) for who, lang in kept.items()}
+
+    def allow_write(self, code: str, who: str, limit: int, window_s: float,
+                    now: float | None = None) -> bool:  # fmt: skip
+        now = time.time() if now is None else now
+        window = int(now // window_s)
+        key = f"{self.PREFIX}writes:{code}:{who}:{window}"
+        try:
+            with self.client.pipeline() as pipe:
+                pipe.incr(key)
+                pipe.pexpire(key, max(1, int(window_s * 2000)))
+                made, _ = pipe.execute()
+        except self._redis.RedisError as error:
+            raise StoreError("unavailable") from error
+        return int(made) <= limit
+
     def touch(self, code: str, seat: int, now: float | None = None) -> None:
         key = f"{self.PREFIX}seen:{code}"
         seen = time.time() if now is None else now
@@ -637,10 +889,6 @@ class RedisRoomStore(RoomStore):
 
     def close(self) -> None:
         self.client.close()
-
-
-def _text(value: bytes | str) -> str:
-    return value.decode() if isinstance(value, bytes) else value
 
 
 # ---------------------------------------------------------------------- choosing one

@@ -29,6 +29,7 @@ from canasta_teach.engine import Event, Move, State, Verdict
 from canasta_teach.engine.game import Game
 from canasta_teach.engine.notation import parse_move
 from canasta_teach.engine.rules import preset
+from canasta_teach.engine.variants import find_variant, variant_of
 from canasta_teach.engine.view import seat_names
 from canasta_teach.i18n import RTL_LANGUAGES, Translator
 from canasta_teach.rooms import (
@@ -229,7 +230,7 @@ class RoomTable:
         self.controller.actions = default_actions(game.state)
         # "Ask partner" needs someone in the partner's seat: every seat has a player here.
         self.controller.players = {s: _nobody for s in range(game.rules.players)}
-        self.widget.labels = build_labels(self.tr, game.rules.players, game.rules.family)
+        self.widget.labels = build_labels(self.tr, game.rules)
 
     def _narrate_notes(self, doc: dict[str, Any]) -> None:
         names = seat_names(doc["players"])
@@ -296,9 +297,14 @@ class RoomTable:
             return
         away_before = self._away_seats()
         self.rooms.heartbeat(self.code, self.seat)
-        if self.snapshot is not None:
-            self.snapshot.presence = self.rooms.store.presence(self.code)
-        if self._away_seats() != away_before:
+        snap = self.snapshot
+        langs_before = None if snap is None else snap.langs
+        if snap is not None:
+            snap.presence = self.rooms.store.presence(self.code)
+            # Languages are kept apart from the room's versions: the others' switches are
+            # read here, with who is away.
+            snap.langs = self.rooms.store.langs(self.code)
+        if self._away_seats() != away_before or (snap is not None and snap.langs != langs_before):
             self.render()
 
     def _away_seats(self) -> frozenset[int]:
@@ -447,15 +453,17 @@ class RoomTable:
             self.widget.lang = tr.lang
             self.widget.dir = "rtl" if tr.lang in RTL_LANGUAGES else "ltr"
             self.widget.font = FONT_FAMILIES.get(tr.lang, FONT_FAMILIES["en"])
-            self.widget.labels = build_labels(tr, state.players, state.rules.family)
+            self.widget.labels = build_labels(tr, state.rules)
             self.widget.message = {}
             # The narration keeps what happened, not words: drawn again, it reads in the new
             # language.
-            if self.code is not None and not self.error:
-                # The seat join names is this browser's (its own, or a new one with a token
-                # the browser then keeps): never a seat nobody holds (F19).
-                with contextlib.suppress(RoomError):
-                    self._seated(*self.rooms.join(self.code, self.token, tr.lang))
+            if self.code is not None:
+                try:
+                    self.rooms.set_language(self.code, self.token, tr.lang)
+                except RoomError as error:
+                    # The page reads in the new language all the same; only what the others
+                    # see of it waits (``too_fast``: switched more often than a person does).
+                    self.controller.say("refusal", tr.ui(error.key))
                 self.refresh()
             self.render()
 
@@ -542,10 +550,11 @@ class RoomTable:
         assert game is not None
         record = doc["game"]
         mine = self.seat % 2
-        handfoot = game.rules.family == "handfoot"
+        variant = variant_of(game.state)
 
-        def word(classic: str, hf: str, **params: Any) -> str:
-            return tr.ui(hf if handfoot else classic, **params)
+        def word(key: str, **params: Any) -> str:
+            """A sentence about hands (Classic) or rounds (Hand and Foot): ``Variant.word``."""
+            return tr.ui(variant.word(key), **params)
 
         seats_table = tables[0]
         tables.insert(0, self._sheet(game, word))
@@ -572,11 +581,11 @@ class RoomTable:
                 controls.append({"id": "new", "primary": True, "label": tr.ui("room.new")})
         elif record["awaiting_next"]:
             state = game.state
-            panel["prompt"] = word("game.full.hand_over", "game.full.hf.round_over",
+            panel["prompt"] = word("game.full.hand_over",
                                    number=len(game.hands), we=tr.number(state.minimum(mine)),
                                    they=tr.number(state.minimum(1 - mine)))  # fmt: skip
             panel["stage"] = "hand_over"
-            next_label = word("game.full.next_hand", "game.full.hf.next_round")
+            next_label = word("game.full.next_hand")
             controls.append({"id": "next_hand", "primary": True, "label": next_label})
         else:
             panel["stage"] = "play"
@@ -598,12 +607,13 @@ class RoomTable:
                 [(v, tr.ui(VARIANT_KEYS[v]), v == variant) for v in VARIANTS],
             ),
         ]
-        if variant == "classic":
+        counts = find_variant(variant).player_counts  # Hand and Foot: four only (H-DECK-1)
+        if len(counts) > 1:
             groups.append(
                 setting_row(
                     tr.ui("game.full.players_label"),
                     "players",
-                    [(n, tr.ui(PLAYER_KEYS[n]), n == players) for n in (4, 2)],
+                    [(n, tr.ui(PLAYER_KEYS[n]), n == players) for n in counts],
                 )
             )
         if players == 4:
@@ -657,7 +667,7 @@ class RoomTable:
                     status = tr.ui("room.status.away")
                 else:
                     status = tr.ui("room.status.here")
-                status += f" · {LANGUAGE_NAMES.get(entry.get('lang', ''), '')}"
+                status += f" · {LANGUAGE_NAMES.get(snap.lang(s), '')}"
             elif kind == "released":
                 who, status = tr.ui("room.who.released"), tr.ui("room.status.computer")
             elif kind == "bot":
@@ -678,12 +688,11 @@ class RoomTable:
             "id": "scores",
             "caption": word(
                 "game.full.sheet.caption",
-                "game.full.hf.sheet_caption",
                 target=tr.number(game.rules.game_target),
                 rounds=tr.number(game.rules.rounds),
             ),  # fmt: skip
             "head": [
-                word("game.full.sheet.hand", "game.full.hf.sheet_round"),
+                word("game.full.sheet.hand"),
                 tr.ui("game.full.sheet.we"),
                 tr.ui("game.full.sheet.they"),
             ],  # fmt: skip

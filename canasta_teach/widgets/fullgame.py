@@ -40,8 +40,6 @@ from typing import Any
 from canasta_teach.bots import BOTS, Bot, find_bot
 from canasta_teach.bots.claims import reason_record
 from canasta_teach.engine import (
-    CLASSIC2,
-    CLASSIC4,
     Answer,
     Event,
     Move,
@@ -49,9 +47,9 @@ from canasta_teach.engine import (
     Verdict,
 )
 from canasta_teach.engine.game import Game, daily_seed
-from canasta_teach.engine.rules import HAND_AND_FOOT
 from canasta_teach.engine.savefile import SaveFileError, game_from_json, game_to_json
 from canasta_teach.engine.state import Phase
+from canasta_teach.engine.variants import find_variant
 from canasta_teach.i18n import Translator
 
 from .coaching import TableCoach
@@ -85,6 +83,8 @@ MAX_BOT_MOVES = 2000
 #: The kinds of saved game a browser has, one file each: a game of each variant (so that
 #: switching between them keeps the other to resume) and the guided hand's progress.
 SLOTS = ("classic", "handfoot", "guided")
+#: The slot saved before the kinds of game were kept apart (``<player id>.json``): Classic's.
+FIRST_SLOT = SLOTS[0]
 
 PACE_KEYS = {
     "slow": "game.full.pace.slow",
@@ -136,7 +136,7 @@ class SaveStore:
             raise ValueError("not a player id")
         if slot not in SLOTS:
             raise ValueError("not a kind of saved game")
-        return self.folder / (f"{player}.json" if slot == "classic" else f"{player}.{slot}.json")
+        return self.folder / (f"{player}.json" if slot == FIRST_SLOT else f"{player}.{slot}.json")
 
     def load(
         self, player: str, slot: str = "classic", *, kind: str = SAVE_FORMAT
@@ -144,11 +144,11 @@ class SaveStore:
         """The saved document of this kind of game (``kind``: the document's format), None when
         there is none; raises ``SaveFileError`` when the file is there but is not a save we
         can read."""
-        if slot == "handfoot":
+        if slot != FIRST_SLOT and slot in VARIANT_KEYS:
             self._move_old_save(player)
         doc = self._read(self.path(player, slot), kind)
-        if slot == "classic" and doc is not None and _save_family(doc) == "handfoot":
-            # One save per browser (before the kinds were kept apart) held Hand and Foot.
+        if slot == FIRST_SLOT and doc is not None and _save_family(doc) != FIRST_SLOT:
+            # One save per browser (before the kinds were kept apart) held another variant.
             self._move_old_save(player)
             return None
         return doc
@@ -171,15 +171,16 @@ class SaveStore:
         return doc
 
     def _move_old_save(self, player: str) -> None:
-        """An old one-per-browser save holding Hand and Foot becomes the Hand and Foot save
-        (unless there is one already: then the old file is left where it is)."""
-        old, new = self.path(player), self.path(player, "handfoot")
+        """An old one-per-browser save holding another variant (Hand and Foot) becomes that
+        variant's save (unless there is one already: then the old file is left where it is)."""
+        old = self.path(player)
         try:
             doc = self._read(old, SAVE_FORMAT)
         except SaveFileError:
             return  # read again (and kept, if need be) as the Classic save
-        if doc is None or _save_family(doc) != "handfoot":
+        if doc is None or _save_family(doc) == FIRST_SLOT:
             return
+        new = self.path(player, _save_family(doc))
         try:
             os.link(old, new)  # never replaces a Hand and Foot save
         except FileExistsError:
@@ -230,7 +231,7 @@ def _save_family(doc: Mapping[str, Any]) -> str:
     game = doc.get("game")
     rules = game.get("rules") if isinstance(game, dict) else None
     family = rules.get("family") if isinstance(rules, dict) else None
-    return family if family in VARIANT_KEYS else "classic"
+    return family if family in VARIANT_KEYS else FIRST_SLOT
 
 
 # ---------------------------------------------------------------------- the table
@@ -280,6 +281,9 @@ class FullGame:
         self.store = store if store is not None else SaveStore()
         self.board = board  # a leaderboard (None: opened on first use)
         self.player = "this-kernel"  # the browser's id, once it has said it
+        #: Who records on the leaderboard before (or without) a browser id: this kernel alone,
+        #: never every page that has not said hello.
+        self._kernel_player = f"kernel-{secrets.token_hex(8)}"
         self._said_hello = False
         self.narration = Narration()
         self._move_lines: list[Line] = []  # the lines of the move just played
@@ -321,19 +325,29 @@ class FullGame:
     def _new_game(
         self, players: int, level: str, mode: str, day: date | None, seed: str | None
     ) -> None:
-        if self.variant == "handfoot":
-            rules = HAND_AND_FOOT  # four players in partnerships (H-DECK-1)
-        else:
-            rules = CLASSIC4 if players == 4 else CLASSIC2
+        # Hand and Foot is four players in partnerships whatever was asked (H-DECK-1).
+        rules = find_variant(self.variant).rules_for(players)
         self.players = rules.players
         self.level = level
         self.mode = mode
         if mode == "daily":
             self.day: date | None = day or datetime.now(timezone.utc).date()
             seed = daily_seed(self.day, rules.name)
+            # The deal is public on purpose: everyone on the board plays the same cards, and
+            # anyone can check it.  The computers' randomness is not (F24): 128 bits of the
+            # system's, fresh for each daily game, so a script knowing the public seed cannot
+            # foresee their choices, and a learner who restarts the deal and replays the same
+            # moves does not meet the same game.  Fresh per game rather than one server
+            # secret mixed with the day: with a secret a day, the computers would answer the
+            # same moves the same way all day long, and a replay would still work.  This holds
+            # for the computers that use randomness (easy's discards, hard's sampled worlds,
+            # every Hand and Foot level); Classic's "normal" player decides from the position
+            # alone, so against it a replay of the same moves is still the same game.
+            self.bot_salt = secrets.token_hex(16)
         else:
             self.day = None
             seed = seed or f"practice/{secrets.token_hex(6)}"
+            self.bot_salt = ""
         self.game = Game(rules, seed)
         self.seats = self._make_seats()
         self.takebacks: list[int] = []  # len(game.moves) before each learner action
@@ -348,8 +362,15 @@ class FullGame:
             if s == LEARNER:
                 seats.append(Seat("learner"))
             else:
-                seats.append(Seat("bot", find_bot(self.level, seed=f"{self.game.seed}/{s}")))
+                seats.append(Seat("bot", find_bot(self.level, seed=self._bot_seed(s))))
         return seats
+
+    def _bot_seed(self, seat: int) -> str:
+        """The seed of the computer at ``seat``: from the game's seed (a practice game
+        replays), and in a daily game also from ``bot_salt`` (see ``_new_game``)."""
+        if self.bot_salt:
+            return f"{self.game.seed}/{seat}/{self.bot_salt}"
+        return f"{self.game.seed}/{seat}"
 
     def _partner_map(self) -> dict[int, Any]:
         # The table enables "Ask partner" only when the partner seat has a player.
@@ -469,7 +490,7 @@ class FullGame:
         self._review_due = True  # reviewed once the table has shown the hand's end (render)
         hand = self.game.hands[-1]
         we, they = hand.totals[LEARNER % 2], hand.totals[1 - LEARNER % 2]
-        self.narration.say(self._rounds_key("game.full.hand_scored", "game.full.hf.round_scored"),
+        self.narration.say(self._rounds_key("game.full.hand_scored"),
                            kind="hand", number=len(self.game.hands), we=signed(we),
                            they=signed(they))  # fmt: skip
 
@@ -611,14 +632,15 @@ class FullGame:
         self.controller.players = self._partner_map()
         self.controller.state = self.shown_state()
         self.controller.actions = default_actions(self.game.state)
-        self.controller.widget.labels = build_labels(self.tr, self.players, self.variant)
+        self.controller.widget.labels = build_labels(self.tr, self.game.rules)
 
-    def _rounds_word(self, classic: str, handfoot: str, **params: Any) -> str:
+    def _rounds_word(self, key: str, **params: Any) -> str:
         """A panel sentence about hands (Classic) or rounds (Hand and Foot)."""
-        return self.tr.ui(self._rounds_key(classic, handfoot), **params)
+        return self.tr.ui(self._rounds_key(key), **params)
 
-    def _rounds_key(self, classic: str, handfoot: str) -> str:
-        return handfoot if self.variant == "handfoot" else classic
+    def _rounds_key(self, key: str) -> str:
+        """The variant's own key for ``key`` (``Variant.word``)."""
+        return find_variant(self.variant).word(key)
 
     def next_hand(self) -> None:
         if not self.awaiting_next:
@@ -628,7 +650,7 @@ class FullGame:
         self.awaiting_next = False
         self.controller.message = {}
         self.coach.clear()
-        self.narration.say(self._rounds_key("game.full.hand_starts", "game.full.hf.round_starts"),
+        self.narration.say(self._rounds_key("game.full.hand_starts"),
                            kind="hand", number=self.game.state.hand_number)  # fmt: skip
         self._run_bots()
         self.coach.turn_begins()
@@ -758,6 +780,8 @@ class FullGame:
             game.rules.players, level, mode, pace, day
         )  # fmt: skip
         self.game = game
+        # A resumed daily game gets fresh computers' randomness too (never the public seed's).
+        self.bot_salt = secrets.token_hex(16) if mode == "daily" else ""
         self.seats = self._make_seats()
         self.takebacks = [n for n in takebacks if 0 <= n <= len(game.moves)]
         self.awaiting_next = bool(doc.get("awaiting_next")) and game.last_hand is not None
@@ -802,6 +826,7 @@ class FullGame:
                     variant=self.game.rules.name,
                     level=self.level,
                     score=self.game.totals[LEARNER % 2],
+                    player=self.player if self._said_hello else self._kernel_player,
                 )  # fmt: skip
             )
             self.board_done = True
@@ -860,12 +885,11 @@ class FullGame:
             "id": "scores",
             "caption": self._rounds_word(
                 "game.full.sheet.caption",
-                "game.full.hf.sheet_caption",
                 target=tr.number(self.game.rules.game_target),
                 rounds=tr.number(self.game.rules.rounds),
             ),  # fmt: skip
             "head": [
-                self._rounds_word("game.full.sheet.hand", "game.full.hf.sheet_round"),
+                self._rounds_word("game.full.sheet.hand"),
                 tr.ui("game.full.sheet.we"),
                 tr.ui("game.full.sheet.they"),
             ],  # fmt: skip
@@ -896,14 +920,13 @@ class FullGame:
             return tr.ui(key, we=signed(we), they=signed(they))
         if self.awaiting_next:
             state = self.game.state
-            return self._rounds_word("game.full.hand_over", "game.full.hf.round_over",
+            return self._rounds_word("game.full.hand_over",
                                      number=len(self.game.hands),
                                      we=tr.number(state.minimum(mine)),
                                      they=tr.number(state.minimum(1 - mine)))  # fmt: skip
-        if self.variant == "handfoot":
-            return tr.ui("game.full.hf.intro", rounds=tr.number(self.game.rules.rounds))
-        return tr.ui("game.full.intro.four" if self.players == 4 else "game.full.intro.two",
-                     target=tr.number(self.game.rules.game_target))  # fmt: skip
+        key = "game.full.intro.four" if self.players == 4 else "game.full.intro.two"
+        return self._rounds_word(key, target=tr.number(self.game.rules.game_target),
+                                 rounds=tr.number(self.game.rules.rounds))  # fmt: skip
 
     def _panel(self) -> dict[str, Any]:
         """The game panel above the table (settings, score sheet, breakdown, controls)."""
@@ -914,8 +937,7 @@ class FullGame:
         controls = []
         if self.awaiting_next:
             controls.append({"id": "next_hand", "primary": True,
-                             "label": self._rounds_word("game.full.next_hand",
-                                                        "game.full.hf.next_round")})  # fmt: skip
+                             "label": self._rounds_word("game.full.next_hand")})  # fmt: skip
         controls += [
             {"id": "hint", "label": tr.ui("game.hint"), "enabled": learner_turn},
         ]
@@ -947,8 +969,9 @@ class FullGame:
                 [(lv, tr.ui(LEVEL_KEYS[lv]), lv == level) for lv in levels()],
             ),
         ]
-        if variant == "classic":  # Hand and Foot is a four-player game (H-DECK-1)
-            sizes = [(n, tr.ui(PLAYER_KEYS[n]), n == players) for n in (4, 2)]
+        counts = find_variant(variant).player_counts  # Hand and Foot: four only (H-DECK-1)
+        if len(counts) > 1:
+            sizes = [(n, tr.ui(PLAYER_KEYS[n]), n == players) for n in counts]
             groups.append(setting_row(tr.ui("game.full.players_label"), "players", sizes))
         paces = [(p, tr.ui(PACE_KEYS[p]), p == self.pace) for p in PACES]
         groups.append(setting_row(tr.ui("game.full.pace_label"), "pace", paces))
@@ -974,12 +997,12 @@ class FullGame:
             tables.append(board)
         number = tr.number(self.shown_state().hand_number)
         rounds = tr.number(self.game.rules.rounds)
-        hand_text = self._rounds_word("game.full.hand_number", "game.full.hf.round_number",
+        hand_text = self._rounds_word("game.full.hand_number",
                                       number=number, rounds=rounds)  # fmt: skip
         return {
             "kind": "full",
             "wants_player": True,
-            "title": self._rounds_word("game.full.title", "game.full.hf.title"),
+            "title": self._rounds_word("game.full.title"),
             "puzzle": f"{hand_text} · {level_name} · {mode_text}",
             "progress": "",
             "solved": False,

@@ -44,9 +44,9 @@ from canasta_teach.engine import (
 )
 from canasta_teach.engine.cards import TOKENS, VALUES
 from canasta_teach.engine.goingout import going_out_plan
-from canasta_teach.engine.handfoot import HandFootState, pile_kind
 from canasta_teach.engine.scoring import ScoreLine, score_hand
 from canasta_teach.engine.state import Phase
+from canasta_teach.engine.variants import variant_of
 from canasta_teach.engine.view import team_names
 from canasta_teach.i18n import RTL_LANGUAGES, Translator
 
@@ -792,28 +792,22 @@ class PuzzleGame:
             if made and kind in PILE_WHY:
                 return tr.ui(PILE_WHY[kind], cards=tr.cards([TOKENS[k] for k in move.cards]))
         if puzzle.goal == "take_or_explain" and isinstance(move, TakePile):
-            if isinstance(state, HandFootState):
-                return tr.ui("game.why.hf_take")
-            return tr.ui(_take_why(move, self._top_before))
+            return tr.ui(variant_of(state).word(_take_why(move, self._top_before)))
         if puzzle.goal == "first_meld":
             team = self.controller.seat % 2
             have = sum(group.value for group in state.melds[team].values())
             return tr.ui("game.why.first_meld", have=tr.number(have),
                          needed=tr.number(self.puzzle.state().minimum(team)))  # fmt: skip
-        if puzzle.goal in ("go_out", "out_or_explain") and isinstance(state, HandFootState):
-            return tr.ui("game.why.hf_go_out")
         if puzzle.goal in ("go_out", "out_or_explain"):
             concealed = state.end is not None and state.end.how == "concealed"
-            return tr.ui("game.why.go_out_concealed" if concealed else "game.why.go_out")
+            key = "game.why.go_out_concealed" if concealed else "game.why.go_out"
+            return tr.ui(variant_of(state).word(key))
         return tr.ui("game.why.turn")
 
     def _last_pile_kind(self) -> str | None:
         """The kind of the team's newest pile (a pile puzzle that asked for any kind)."""
-        state = self.controller.state
-        if not isinstance(state, HandFootState):
-            return None
-        piles = state.piles[self.controller.seat % 2]
-        return pile_kind(piles[-1]) if piles else None
+        piles = self.controller.state.complete_piles(self.controller.seat % 2)
+        return piles[-1][0] if piles else None
 
     @property
     def _top_before(self) -> int | None:
@@ -858,9 +852,7 @@ class PuzzleGame:
                 return tr.ui("hint.value_most")
             return tr.ui("hint.value_count")
         if puzzle.goal == "out_or_explain" and going_out_refusal(state) is not None:
-            if isinstance(state, HandFootState):
-                return tr.ui("hint.hf_out_explain")
-            return tr.ui("hint.out_explain")
+            return tr.ui(variant_of(state).word("hint.out_explain"))
         if puzzle.goal in GOAL_ACTIONS:
             return self._next_step_hint(state)
         if puzzle.goal == "pile":
@@ -1075,12 +1067,11 @@ class PuzzleGame:
             if not drawn:  # the first meld may come with the pile: the turn starts with a draw
                 return "game.prompt.first_meld_draw", {"needed": needed, **buttons}
             return "game.prompt.first_meld", {"needed": needed, "button": buttons["meld"]}
-        if isinstance(start, HandFootState):
-            return "game.prompt.hf_go_out", buttons
         key = "game.prompt.go_out_concealed" if puzzle.concealed else "game.prompt.go_out"
         if puzzle.partner is not None:
             key = "game.prompt.go_out_ask"
-        return key, {"button": buttons["go_out"], "ask": buttons["ask"]}
+        # Hand and Foot words it its own way (no planner: a discard or a meld goes out).
+        return variant_of(start).word(key), {**buttons, "button": buttons["go_out"]}
 
     def _proposed_label(self) -> str:
         """The visible caption (and accessible name) of the proposed meld's cards.
@@ -1181,7 +1172,7 @@ class PuzzleGame:
             "stage": self.stage,
             # Hand and Foot: each player's hand-or-foot state is on the table (a puzzle may
             # hinge on whether the partner plays from the foot, H-OUT-1).
-            "show_others": isinstance(self.start, HandFootState),
+            "show_others": variant_of(self.start).feet,
         }
 
 

@@ -32,7 +32,7 @@ from canasta_teach.engine.savefile import SaveFileError
 from canasta_teach.i18n import Translator
 
 from .fullgame import LEARNER, PLAYER_ID, SAVE_VERSION, FullGame, Playback, Seat
-from .table import ACTIONS
+from .table import default_actions
 
 log = logging.getLogger(__name__)
 
@@ -249,7 +249,7 @@ class GuidedHand(FullGame):
             prompt = ""
         number = min(self.coached + 1, len(COACHED))
         if done or step is None:
-            self.controller.actions = ACTIONS
+            self.controller.actions = default_actions(self.game.state)
         elif step is COACHED[-1]:
             self.controller.actions = (step.button, "go_out")  # going out: either button
         else:

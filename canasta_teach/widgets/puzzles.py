@@ -79,10 +79,10 @@ from canasta_teach.engine import (
 )
 from canasta_teach.engine.cards import NUM_KINDS, TOKENS, VALUES, parse_kind
 from canasta_teach.engine.goingout import going_out_plan, plan_going_out
-from canasta_teach.engine.handfoot import HandFootState
 from canasta_teach.engine.moves import canonical
 from canasta_teach.engine.notation import NotationError, parse_position
 from canasta_teach.engine.reasons import RULES
+from canasta_teach.engine.variants import variant_of
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -102,13 +102,11 @@ PILE_KINDS = ("clean", "dirty", "wild")
 #: How many positions the solver may visit to show that a goal can be reached.
 SOLVER_NODES = 20_000
 PUZZLES_FOLDER = "puzzles"
-#: Rules that stop a pile pickup: the reasons a take-the-pile puzzle offers by default.
-TAKE_RULES = ("C-PILE-3", "C-BLK-1", "C-PILE-6", "C-PILE-5", "C-PILE-2", "C-PILE-4", "C-FRZ-2")
-#: The same for a Hand and Foot position (H-PILE-1, H-PILE-2, H-MIN-1).
-HANDFOOT_TAKE_RULES = ("H-PILE-1", "H-PILE-2", "H-MIN-1", "H-OUT-1")
-#: Rules that stop going out: the reasons a "can you go out?" puzzle offers by default.
-OUT_RULES = ("C-OUT-1", "C-OUT-5", "C-ASK-1", "C-OUT-4")
-HANDFOOT_OUT_RULES = ("H-OUT-1", "H-OUT-2", "H-PILE-1", "H-PILE-2")
+#: Rules that stop a pile pickup, and going out: the reasons a take-the-pile or a "can you
+#: go out?" puzzle offers by default are the position's own (``State.TAKE_RULES``,
+#: ``State.OUT_RULES``; Hand and Foot's are H-PILE-1, H-PILE-2, H-MIN-1 and H-OUT-*).
+TAKE_RULES = State.TAKE_RULES
+OUT_RULES = State.OUT_RULES
 CHOICES_SHOWN = 4
 #: Parts of the table a set may keep off it until its lesson has taught them (``hide``).
 HIDEABLE = ("frozen", "minimum")
@@ -311,7 +309,7 @@ def stopping_rules(state: State) -> frozenset[str]:
         return frozenset()
     found = {reason.rule}
     top = state.pile_top
-    if isinstance(state, HandFootState) or top is None:
+    if not state.PILE_FREEZES or top is None:  # a pile that never freezes (H-PILE-1)
         return frozenset(found)
     seat = state.current
     team = seat % 2
@@ -350,12 +348,10 @@ def stopping_rules(state: State) -> frozenset[str]:
 def pile_made(before: State, after: State, team: int) -> str | None:
     """The kind of the pile of seven (H-MELD-3) that ``after`` has and ``before`` had not,
     or None (no new pile, or not a Hand and Foot position)."""
-    if not isinstance(before, HandFootState) or not isinstance(after, HandFootState):
-        return None
-    was = before.pile_counts(team)
-    now = after.pile_counts(team)
-    for kind, old, new in zip(PILE_KINDS, was, now, strict=True):
-        if new > old:
+    was = [kind for kind, _ in before.complete_piles(team)]
+    now = [kind for kind, _ in after.complete_piles(team)]
+    for kind in PILE_KINDS:
+        if now.count(kind) > was.count(kind):
             return kind
     return None
 
@@ -403,17 +399,15 @@ def going_out_refusal(state: State) -> Reason | None:
         if reason is not None:
             found.append(reason)
     for reason in found:
-        if reason.rule in (*OUT_RULES, *HANDFOOT_OUT_RULES):
+        if reason.rule in state.OUT_RULES:
             return reason
     return found[0] if found else None
 
 
 def default_reasons(puzzle: Puzzle) -> Sequence[str]:
     """The rule ids a take-or-explain or go-out-or-explain puzzle offers by default."""
-    handfoot = isinstance(puzzle.state(), HandFootState)
-    if puzzle.goal == "out_or_explain":
-        return HANDFOOT_OUT_RULES if handfoot else OUT_RULES
-    return HANDFOOT_TAKE_RULES if handfoot else TAKE_RULES
+    state = puzzle.state()
+    return state.OUT_RULES if puzzle.goal == "out_or_explain" else state.TAKE_RULES
 
 
 # ---------------------------------------------------------------------- goals
@@ -540,7 +534,7 @@ def solve(
 def _validate_handfoot(puzzle: Puzzle, state: State, where: str) -> bool:
     """Checks of the Hand and Foot goals; True when the puzzle's goal was one of them."""
     if puzzle.goal == "pile":
-        if not isinstance(state, HandFootState):
+        if not variant_of(state).piles_of_seven:
             raise PuzzleError(f"{where}: a pile puzzle is a Hand and Foot position")
         if state.phase.value != "meld" or not state.down[state.current % 2]:
             raise PuzzleError(f"{where}: a pile puzzle starts after the draw, the team down")

@@ -10,8 +10,8 @@ from typing import Any
 
 from canasta_teach.engine import State
 from canasta_teach.engine.cards import TOKENS, kinds_of
-from canasta_teach.engine.handfoot import HandFootState, pile_kind
 from canasta_teach.engine.scoring import ScoreLine, score_hand
+from canasta_teach.engine.variants import variant_of
 from canasta_teach.engine.view import seat_names, team_names
 from canasta_teach.i18n import Translator
 
@@ -57,8 +57,8 @@ def line_facts(
         working = " + ".join(points(ln.points) for ln in score.lines).replace("+ \u2212", "\u2212 ")
         return tr.ui("game.score.why.total", working=working or "0",
                      total=points(score.total)), []  # fmt: skip
-    if isinstance(state, HandFootState):
-        return _handfoot_line_facts(tr, state, side, team, line)
+    if variant_of(state).piles_of_seven:
+        return _pile_line_facts(tr, state, side, team, line)
     melds = list(state.melds[team].values())
     if line.code in ("canastas_natural", "canastas_mixed"):
         natural = line.code == "canastas_natural"
@@ -92,24 +92,24 @@ def line_facts(
     return tr.ui(SCORE_WHY[line.code]), []
 
 
-def _handfoot_line_facts(
-    tr: Translator, state: HandFootState, side: str, team: int, line: ScoreLine
+def _pile_line_facts(
+    tr: Translator, state: State, side: str, team: int, line: ScoreLine
 ) -> tuple[str, list[str]]:
     """``line_facts`` for a Hand and Foot round: piles by kind, red threes laid and left,
     the cards melded (piles and unfinished melds), the cards left in hands and feet."""
     points = signed
     if line.code in ("piles_clean", "piles_dirty", "piles_wild"):
         kind = line.code.removeprefix("piles_")
-        chosen = [g for g in state.piles[team] if pile_kind(g) == kind]
+        chosen = [g for made, g in state.complete_piles(team) if made == kind]
         names = " · ".join(tr.cards([TOKENS[k] for k in g.cards()]) for g in chosen)
         return tr.ui(SCORE_WHY[line.code], piles=names), [f"{side} [data-ct-pile-kind='{kind}']"]
     if line.code in ("red_threes", "red_threes_left"):
         count = int(line.params.get("count", 0))
-        key = "game.score.why.hf_red_threes" if line.code == "red_threes" else SCORE_WHY[line.code]
+        key = variant_of(state).word(SCORE_WHY[line.code])
         value = points(state.rules.red_three_value)
         return tr.ui(key, cards=tr.card("3R", count), value=value), [f"{side} .ct-red-threes"]
     if line.code == "melded_cards":
-        groups = list(state.piles[team]) + list(state.melds[team].values())
+        groups = [g for _, g in state.complete_piles(team)] + list(state.melds[team].values())
         working = " + ".join(
             tr.ui(
                 "game.value_part",
@@ -124,7 +124,7 @@ def _handfoot_line_facts(
         left = [
             TOKENS[k]
             for s in seats
-            for counts in (state.hands[s], state.feet[s])
+            for counts in (state.hands[s], state.face_down_foot(s) or [0] * len(TOKENS))
             for k in range(len(TOKENS))
             for _ in range(counts[k])
             if k != 2  # red threes have their own line
@@ -139,8 +139,8 @@ def _leftover_selectors(state: State, seats: list[int]) -> list[str]:
     these seats, with a Hand and Foot foot not picked up."""
     names = seat_names(state.players)
     rows = [f"[data-ct-leftover='{names[s]}']" for s in seats]
-    if isinstance(state, HandFootState):
-        rows += [f"[data-ct-leftover='{names[s]}-foot']" for s in seats if not state.in_foot[s]]
+    rows += [f"[data-ct-leftover='{names[s]}-foot']" for s in seats
+             if state.face_down_foot(s) is not None]  # fmt: skip
     return rows
 
 
@@ -174,7 +174,7 @@ def breakdown_sheet(
             "total": {"id": f"{t}-total", "label": tr.ui("game.score.total"),
                       "value": signed(score.total)},
         })  # fmt: skip
-    key = "game.full.hf.breakdown" if state.rules.family == "handfoot" else "game.full.breakdown"
+    key = variant_of(state).word("game.full.breakdown")
     return {"label": tr.ui(key, number=tr.number(number)), "teams": teams,
             "hands": leftover_hands(tr, state, seat)}  # fmt: skip
 
@@ -210,10 +210,9 @@ def leftover_hands(
     for s in order:
         name = tr.seat(names[s])
         entry = {"id": names[s], "name": name, **cards_of(state.hands[s], name, False)}
-        if isinstance(state, HandFootState) and not state.in_foot[s]:
+        foot = state.face_down_foot(s)
+        if foot is not None:
             entry["foot"] = {"name": tr.ui("game.full.leftover.foot_label"),
-                             **cards_of(state.feet[s], name, True)}  # fmt: skip
+                             **cards_of(foot, name, True)}  # fmt: skip
         seats.append(entry)
-    handfoot = state.rules.family == "handfoot"
-    key = "game.full.hf.leftover_caption" if handfoot else "game.full.leftover.caption"
-    return {"label": tr.ui(key), "seats": seats}
+    return {"label": tr.ui(variant_of(state).word("game.full.leftover.caption")), "seats": seats}

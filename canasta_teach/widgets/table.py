@@ -36,9 +36,10 @@ from canasta_teach.engine import (
     Verdict,
 )
 from canasta_teach.engine.cards import TOKENS, parse_kind
-from canasta_teach.engine.handfoot import HandFootState
-from canasta_teach.engine.moves import ASK, MOVE_KINDS, LayDown, canonical
+from canasta_teach.engine.moves import ASK, KIND_OF, MOVE_KINDS, LayDown, MoveKind, canonical
+from canasta_teach.engine.rules import CLASSIC4, RuleSet
 from canasta_teach.engine.state import Phase
+from canasta_teach.engine.variants import GO_OUT, all_variants, find_variant, variant_of
 from canasta_teach.engine.view import player_view, seat_names, team_names
 from canasta_teach.i18n import RTL_LANGUAGES, Translator
 
@@ -51,15 +52,15 @@ log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).resolve().parent / "static"
 
-#: The table's buttons, in the order they are shown (Classic).
-ACTIONS: tuple[str, ...] = ("draw", "take", "meld", "add", "discard", "go_out", "ask", "answer")
-#: Hand and Foot's buttons (the seed's controls): no Go out planner (a discard or a meld from
-#: the foot goes out), and Lay down for the groups set aside for the first meld (H-MIN-1).
-HANDFOOT_ACTIONS: tuple[str, ...] = (
-    "draw", "take", "meld", "add", "lay_down", "discard", "ask", "answer",
-)  # fmt: skip
+#: The buttons of the default game's table (Classic), in the order they are shown: one per
+#: move kind it plays (``moves.MOVE_KINDS``) and the Go out planner (``Variant.table_buttons``).
+#: Hand and Foot's have Lay down for the groups set aside for the first meld (H-MIN-1) and
+#: no Go out planner (a discard or a meld from the foot goes out).
+ACTIONS: tuple[str, ...] = find_variant(CLASSIC4.family).table_buttons
 #: Every button any table may show (labels are built for all of them).
-ALL_ACTIONS: tuple[str, ...] = tuple(dict.fromkeys(ACTIONS + HANDFOOT_ACTIONS))
+ALL_ACTIONS: tuple[str, ...] = tuple(
+    dict.fromkeys(button for variant in all_variants() for button in variant.table_buttons)
+)
 
 
 #: Hand and Foot's pile kinds in words (H-MELD-3): the badge on each pile of seven.
@@ -71,8 +72,9 @@ PILE_KIND_KEYS = {
 
 
 def default_actions(state: State) -> tuple[str, ...]:
-    """The buttons a table shows for this variant."""
-    return HANDFOOT_ACTIONS if isinstance(state, HandFootState) else ACTIONS
+    """The buttons a table shows for this game: its variant's, the question to the partner
+    and its answer only when its rules ask (``Variant.table_actions``)."""
+    return variant_of(state).table_actions(state.rules)
 
 
 #: Intents that are not table moves (handled by a game around the table).
@@ -138,8 +140,9 @@ def capitalised(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-#: The button that plays each kind of engine move.
+#: The button that plays each kind of engine move, and the kind each button plays.
 _BUTTON_OF_MOVE: dict[type, str] = {kind.move_type: kind.button for kind in MOVE_KINDS}
+_KIND_OF_BUTTON: dict[str, MoveKind] = {kind.button: kind for kind in MOVE_KINDS}
 
 
 def spoken_card_name(tr: Translator, token: str) -> str:
@@ -151,10 +154,10 @@ def spoken_card_name(tr: Translator, token: str) -> str:
     return capitalised(tr.count_words(int(token)))
 
 
-def build_labels(tr: Translator, players: int = 4, variant: str = "classic") -> dict[str, Any]:
+def build_labels(tr: Translator, rules: RuleSet = CLASSIC4) -> dict[str, Any]:
     """Every fixed string the browser shows, in the translator's language."""
     buttons = {action: tr.ui(f"button.{action}") for action in ALL_ACTIONS}
-    if players == 2 or variant == "handfoot":
+    if rules.draw_count == 2:
         buttons["draw"] = tr.ui("button.draw_two")  # H-TURN-1, C-TWO-2
     return {
         "buttons": buttons,
@@ -238,7 +241,7 @@ class TableController:
         self.lang = lang
         self.seat = seat
         wanted = default_actions(state) if actions is None else actions
-        order = HANDFOOT_ACTIONS if isinstance(state, HandFootState) else ALL_ACTIONS
+        order = variant_of(state).table_buttons
         self.actions = tuple(a for a in order if a in wanted)
         self.players = dict(players or {})
         self.check_move = check_move
@@ -272,7 +275,7 @@ class TableController:
             "lang": lang,
             "dir": "rtl" if lang in RTL_LANGUAGES else "ltr",
             "font": FONT_FAMILIES.get(lang, FONT_FAMILIES["en"]),
-            "labels": build_labels(translator, state.players, state.rules.family),
+            "labels": build_labels(translator, state.rules),
             "message": {},
             "view": self.table_view(),
         }
@@ -352,7 +355,7 @@ class TableController:
             who = self.tr.seat(seat_names(state.players)[state.to_move])
             self.say("refusal", self.tr.ui("msg.not_your_turn", seat=who))
             return
-        if action == "go_out":
+        if action == GO_OUT:
             self._go_out(cards)
             return
         move = self._move_for(action, cards, payload)
@@ -363,40 +366,48 @@ class TableController:
         """The engine move an intent asks for, or None after telling the learner what is
         missing (a selection the move needs) or, when no move of that kind can be played now
         (a greyed-out button pressed), which rule stops it (``whynot.refusal_for``)."""
-        if action == "draw":
-            return Draw()
-        if action == "take":
-            if not cards and self._why_not("take"):
-                return None
-            return TakePile(canonical(tuple(cards)))
-        if action == "meld":
-            if not cards:
-                if not self._why_not("meld"):
-                    self.say("refusal", self.tr.ui("msg.select_cards"))
-                return None
-            return Meld(canonical(tuple(cards)))
-        if action == "add":
-            return self._add_move(cards, payload.get("rank"))
-        if action == "discard":
-            if len(cards) != 1:
-                if not self._why_not("discard"):
-                    self.say("refusal", self.tr.ui("msg.select_one_discard"))
-                return None
-            return Discard(cards[0])
-        if action == "ask":
-            if self.state.partner(self.seat) not in self.players and self.state.is_legal(ASK):
-                # Nobody sits in the partner's seat here to answer the question.
-                self.say("refusal", self.tr.ui("msg.no_partner_to_ask"), "C-ASK-1")
-                return None
-            return ASK
-        if action == "lay_down":
-            return LayDown()
-        if action == "answer":
-            yes = payload.get("yes")
-            if not isinstance(yes, bool):
-                raise BadIntent("yes")
-            return Answer(yes)
-        raise BadIntent(action)  # pragma: no cover - ACTIONS is exhaustive
+        kind = _KIND_OF_BUTTON.get(action)
+        if kind is None:  # pragma: no cover - every shown button is a move kind's or Go out
+            raise BadIntent(action)
+        return _MOVE_BUILDERS[kind.move_type](self, cards, payload)
+
+    def _draw_move(self, _cards: list[Kind], _payload: Mapping[str, Any]) -> Move | None:
+        return Draw()
+
+    def _take_move(self, cards: list[Kind], _payload: Mapping[str, Any]) -> Move | None:
+        if not cards and self._why_not("take"):
+            return None
+        return TakePile(canonical(tuple(cards)))
+
+    def _meld_move(self, cards: list[Kind], _payload: Mapping[str, Any]) -> Move | None:
+        if not cards:
+            if not self._why_not("meld"):
+                self.say("refusal", self.tr.ui("msg.select_cards"))
+            return None
+        return Meld(canonical(tuple(cards)))
+
+    def _discard_move(self, cards: list[Kind], _payload: Mapping[str, Any]) -> Move | None:
+        if len(cards) != 1:
+            if not self._why_not("discard"):
+                self.say("refusal", self.tr.ui("msg.select_one_discard"))
+            return None
+        return Discard(cards[0])
+
+    def _ask_move(self, _cards: list[Kind], _payload: Mapping[str, Any]) -> Move | None:
+        if self.state.partner(self.seat) not in self.players and self.state.is_legal(ASK):
+            # Nobody sits in the partner's seat here to answer the question.
+            self.say("refusal", self.tr.ui("msg.no_partner_to_ask"), "C-ASK-1")
+            return None
+        return ASK
+
+    def _lay_down_move(self, _cards: list[Kind], _payload: Mapping[str, Any]) -> Move | None:
+        return LayDown()
+
+    def _answer_move(self, _cards: list[Kind], payload: Mapping[str, Any]) -> Move | None:
+        yes = payload.get("yes")
+        if not isinstance(yes, bool):
+            raise BadIntent("yes")
+        return Answer(yes)
 
     def _why_not(self, action: str, rank: Kind | None = None) -> bool:
         """When no move of the button ``action`` is legal now, tell the learner the rule that
@@ -422,7 +433,8 @@ class TableController:
         else:
             self.refuse(refusal.reason)
 
-    def _add_move(self, cards: list[Kind], rank: Any) -> Move | None:
+    def _add_move(self, cards: list[Kind], payload: Mapping[str, Any]) -> Move | None:
+        rank = payload.get("rank")
         target: Kind | None = None
         if rank is not None:
             if not isinstance(rank, str):
@@ -539,24 +551,21 @@ class TableController:
             if not said or sorted(new) != replacements:
                 said.append(tr.ui("msg.drew", cards=tr.cards(new)))
             return "success", " ".join(said)
+        told = KIND_OF[type(move)].told
         if isinstance(move, TakePile):
             gained = next((e.params.get("gained") for e in events if e.code == "took_pile"), None)
             if gained:
-                return "success", tr.ui("msg.took_gained", cards=tr.cards(gained))
-            return "success", tr.ui("msg.took")
-        if isinstance(move, Meld):
-            return "success", tr.ui("msg.melded", cards=tr.cards([TOKENS[k] for k in move.cards]))
-        if isinstance(move, Add):
-            return "success", tr.ui("msg.added", cards=tr.cards([TOKENS[k] for k in move.cards]))
-        if isinstance(move, Discard):
-            return "success", tr.ui("msg.discarded", card=tr.card(TOKENS[move.card]))
-        if isinstance(move, LayDown):
-            return "success", tr.ui("msg.laid_down")
-        if isinstance(move, AskPartner):
-            return "info", tr.ui("msg.asked")
+                return "success", tr.ui(f"msg.{told}_gained", cards=tr.cards(gained))
         if isinstance(move, Answer):
-            return "info", tr.ui("msg.answered_yes" if move.yes else "msg.answered_no")
-        return "success", ""  # pragma: no cover
+            told += "_yes" if move.yes else "_no"
+        params = {}
+        if isinstance(move, (Meld, Add)):  # the cards (a pickup's are told by its event)
+            params["cards"] = tr.cards([TOKENS[k] for k in move.cards])
+        if isinstance(move, Discard):
+            params["card"] = tr.card(TOKENS[move.card])
+        words = tr.ui(f"msg.{told}", **params)
+        # The question to the partner and its answer are news, not plays that succeeded.
+        return ("info" if isinstance(move, (AskPartner, Answer)) else "success"), words
 
     def _run_others(self, limit: int = 400) -> None:
         """Let seats with a player function move until the learner is to move again."""
@@ -614,7 +623,7 @@ class TableController:
         for move in state.legal_moves():
             enabled[_BUTTON_OF_MOVE[type(move)]] = True
         enabled["ask"] = enabled["ask"] and state.partner(self.seat) in self.players
-        enabled["go_out"] = "go_out" in self.actions and can_go_out(state)
+        enabled[GO_OUT] = GO_OUT in self.actions and can_go_out(state)
         for action in self.always_offered:
             enabled[action] = True
         return {a: enabled[a] and a in self.actions for a in ALL_ACTIONS}
@@ -719,7 +728,7 @@ class TableController:
         out needs, each player's hand or foot, the round and its minimum, and the Meld
         button's name before the first meld ("Set aside", H-MIN-1)."""
         state = self.state
-        if not isinstance(state, HandFootState):
+        if not variant_of(state).feet:
             return {}
         tr = self.tr
         names = seat_names(state.players)
@@ -745,30 +754,29 @@ class TableController:
                 else tr.ui("table.minimum_met")
             )
         for other in others:
-            s = names.index(other["seat"])
-            other["text"] += " · " + self._foot_words(s)
+            other["text"] += " · " + self._foot_words(view["feet"][other["seat"]])
         texts = {}
         if not state.down[mine] and state.to_move == self.seat:
             texts["meld"] = tr.ui("button.set_aside")
         return {
             "round_text": tr.ui(
                 "table.hf.round",
-                number=tr.number(state.round),
-                rounds=tr.number(state.rules.rounds),
-                points=tr.number(state.round_minimum()),
+                number=tr.number(view["round"]),
+                rounds=tr.number(view["rounds"]),
+                points=tr.number(state.opening_minimum(mine)),
             ),  # fmt: skip
-            "foot_text": self._foot_words(self.seat),
+            "foot_text": self._foot_words(view["feet"][names[self.seat]]),
             "button_text": texts,
         }
 
-    def _foot_words(self, seat: int) -> str:
-        """Where a player is: in the hand with the foot waiting, or playing from the foot."""
-        state = self.state
-        assert isinstance(state, HandFootState)
-        if state.in_foot[seat]:
+    def _foot_words(self, foot: Mapping[str, Any]) -> str:
+        """Where a player is (their foot in the view: ``in_foot``, ``size``): in the hand with
+        the foot waiting, or playing from the foot."""
+        if foot["in_foot"]:
             return self.tr.ui("table.hf.in_foot")
-        return self.tr.ntext("ui", "table.hf.foot_waiting", state.foot_size(seat),
-                             count=self.tr.number(state.foot_size(seat)))  # fmt: skip
+        size = int(foot["size"])
+        return self.tr.ntext("ui", "table.hf.foot_waiting", size,
+                             count=self.tr.number(size))  # fmt: skip
 
     def _spread(self) -> dict[str, Any]:
         """The pile's cards, bottom to top, when the learner may spread it (else nothing)."""
@@ -799,9 +807,7 @@ class TableController:
         if state.phase is Phase.ANSWER:
             return tr.ui("table.partner_asks", seat=tr.seat(names[state.current]))
         if state.phase is Phase.DRAW:
-            if isinstance(state, HandFootState):
-                return tr.ui("table.hf.turn_draw")  # draw two, or the top seven (H-TURN-1)
-            return tr.ui("table.turn_draw")
+            return tr.ui(variant_of(state).word("table.turn_draw"))
         return tr.ui("table.turn_meld")
 
     def render(self) -> None:
@@ -816,3 +822,18 @@ class TableController:
         with self.widget.hold_sync():
             self.widget.message = {}
             self.render()
+
+
+#: How the table builds each kind of move from an intent (every kind of ``MOVE_KINDS``: the
+#: engine contract test checks it).
+_MOVE_BUILDERS: dict[type, Callable[[TableController, list[Kind], Mapping[str, Any]], Move | None]]
+_MOVE_BUILDERS = {
+    Draw: TableController._draw_move,
+    TakePile: TableController._take_move,
+    Meld: TableController._meld_move,
+    Add: TableController._add_move,
+    LayDown: TableController._lay_down_move,
+    AskPartner: TableController._ask_move,
+    Answer: TableController._answer_move,
+    Discard: TableController._discard_move,
+}

@@ -56,7 +56,6 @@ from canasta_teach.engine import (
     TakePile,
 )
 from canasta_teach.engine.cards import NUM_KINDS
-from canasta_teach.engine.handfoot import HandFootState
 from canasta_teach.engine.moves import LayDown, canonical
 from canasta_teach.engine.state import Phase
 
@@ -141,8 +140,7 @@ def refusal_for(state: State, action: str, rank: Kind | None = None) -> Refusal 
         team = state.current % 2
         targets = state.melds[team] if state.down[team] else state.staged
         if not targets:
-            handfoot = isinstance(state, HandFootState)
-            return Refusal(key="msg.no_meld_to_add", rule="H-MELD-4" if handfoot else "C-MELD-3")
+            return Refusal(key="msg.no_meld_to_add", rule=state.NO_MELD_RULE)
         if rank is not None and rank not in targets:
             return _engine(state, Add(rank, (rank,)))  # no such meld (C-MELD-3, H-MELD-4)
         ranks = [rank] if rank is not None else sorted(targets, reverse=True)

@@ -8,9 +8,12 @@ URL (``$CANASTA_DATABASE_URL`` or the ``url`` argument), e.g.
 Every refusal raises ``LeaderboardError(code, **params)``; the UI shows it with the key
 ``leaderboard.error.<code>``.  Input is checked before the database is touched, so a refused
 result writes nothing.  Codes: ``name_empty``, ``name_too_long``, ``name_control``,
-``bad_variant``, ``bad_level``, ``bad_date``, ``bad_score``, ``unavailable`` (the database cannot
-be opened, reached, read or written: missing server, damaged file, locked for too long) and
-``newer_schema`` (the database was set up by a newer canasta-teach).
+``name_invisible``, ``name_marks`` (``names.normalise_name``), ``name_confusable`` (a name that
+looks like one already on that board: ``names.name_key``), ``already_recorded`` (this browser
+has a result on that board already), ``bad_variant``, ``bad_level``, ``bad_date``,
+``bad_score``, ``unavailable`` (the database cannot be opened, reached, read or written:
+missing server, damaged file, locked for too long) and ``newer_schema`` (the database was set
+up by a newer canasta-teach).
 
 Several processes may record at once (learners' kernels on one machine, or many machines on one
 server) and lose nothing: each result is one transaction; SQLite runs in WAL mode with a busy
@@ -19,11 +22,11 @@ timeout, and a "database is locked" is retried for up to ``LOCK_PATIENCE_S`` sec
 
 from __future__ import annotations
 
+import hashlib
 import os
 import random
 import threading
 import time
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
@@ -33,15 +36,36 @@ import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import URL, Connection, Engine, make_url
 
-from .userdata import data_dir
+from ..userdata import data_dir
+from .errors import LeaderboardError
+from .names import NAME_MAX_CHARS, name_key, normalise_name
+
+__all__ = [
+    "DATABASE_URL_ENV",
+    "ERROR_CODES",
+    "LEVELS",
+    "NAME_MAX_CHARS",
+    "SCHEMA_VERSION",
+    "SQLITE_FILENAME",
+    "VARIANTS",
+    "Leaderboard",
+    "LeaderboardError",
+    "Result",
+    "meta_table",
+    "name_key",
+    "normalise_name",
+    "results_table",
+    "today_utc",
+]
 
 DATABASE_URL_ENV: Final = "CANASTA_DATABASE_URL"
 SQLITE_FILENAME: Final = "leaderboard.sqlite3"
-SCHEMA_VERSION: Final = 1
+#: 2: ``player_key`` and ``name_key`` with their unique indexes (one result a browser, one a
+#: look of a name, per board); a version 1 database is brought up to 2 when opened.
+SCHEMA_VERSION: Final = 2
 
 VARIANTS: Final = ("classic4", "classic2", "handfoot")
 LEVELS: Final = ("easy", "normal", "hard")
-NAME_MAX_CHARS: Final = 24
 #: The first daily deal; nothing before it can be a real result.
 FIRST_DAY: Final = date(2026, 1, 1)
 #: Far outside any real game's total (a game ends at 5,000), far inside a 32-bit column.
@@ -53,6 +77,10 @@ ERROR_CODES: Final = (
     "name_empty",
     "name_too_long",
     "name_control",
+    "name_invisible",
+    "name_marks",
+    "name_confusable",
+    "already_recorded",
     "bad_variant",
     "bad_level",
     "bad_date",
@@ -68,12 +96,6 @@ LOCK_PATIENCE_S: Final = 30.0
 #: How long to wait for a database server to answer a connection.
 CONNECT_TIMEOUT_S: Final = 10
 
-#: Format characters a name may hold: the zero-width non-joiner and joiner shape Urdu, Hindi
-#: and Telugu words.  Other format characters (bidi overrides, invisible marks) can make one
-#: name look like another, so they are refused with the control characters.
-_ALLOWED_FORMAT_CHARS: Final = frozenset({"\u200c", "\u200d"})
-_REFUSED_CATEGORIES: Final = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
-
 _metadata = sa.MetaData()
 
 results_table: Final = sa.Table(
@@ -87,7 +109,36 @@ results_table: Final = sa.Table(
     sa.Column("level", sa.String(16), nullable=False),
     sa.Column("score", sa.Integer, nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    # SHA-256 of the browser's id: one result a browser per board (day, variant and level).
+    # A hash, so the shared database never holds the id that opens the browser's saved game.
+    # Empty (NULL, never equal to another) for results of schema 1 and for results recorded
+    # without a browser (``Result.player`` None: tools, tests).
+    sa.Column("player_key", sa.String(64), nullable=True),
+    # ``names.name_key``: one result a look of a name per board (NULL for schema-1 results).
+    sa.Column("name_key", sa.String(64), nullable=True),
     sa.Index("ix_leaderboard_results_board", "day", "variant", "level", "score"),
+)
+
+#: The store's own guards (not only ``record``'s checks): two kernels recording at once for one
+#: browser, or for one name, cannot both succeed.  Created apart from the table so that a
+#: version 1 table gets them too (``Leaderboard._migrate``).
+UNIQUE_INDEXES: Final = (
+    sa.Index(
+        "uq_leaderboard_results_player",
+        results_table.c.player_key,
+        results_table.c.day,
+        results_table.c.variant,
+        results_table.c.level,
+        unique=True,
+    ),
+    sa.Index(
+        "uq_leaderboard_results_name",
+        results_table.c.name_key,
+        results_table.c.day,
+        results_table.c.variant,
+        results_table.c.level,
+        unique=True,
+    ),
 )
 
 meta_table: Final = sa.Table(
@@ -100,27 +151,14 @@ meta_table: Final = sa.Table(
 _T = TypeVar("_T")
 
 
-class LeaderboardError(Exception):
-    """A result refused or a leaderboard out of reach: ``code`` and the facts (``params``)."""
-
-    def __init__(self, code: str, **params: Any) -> None:
-        self.code = code
-        self.params: dict[str, Any] = params
-        details = ", ".join(f"{key}={value!r}" for key, value in params.items())
-        super().__init__(f"{code} ({details})" if details else code)
-
-    @property
-    def key(self) -> str:
-        """The message key the UI translates (domain ``ui``)."""
-        return f"leaderboard.error.{self.code}"
-
-
 @dataclass(frozen=True)
 class Result:
     """One player's result on one daily deal.
 
     ``created_at`` and ``id`` are the store's: ``record`` sets them (any given are ignored),
-    ``top`` fills them in."""
+    ``top`` fills them in.  ``player`` is the recording browser's id: one result a browser per
+    board (day, variant, level); it is stored hashed and never read back (``top`` leaves it
+    None)."""
 
     name: str
     day: date
@@ -129,24 +167,7 @@ class Result:
     score: int
     created_at: datetime | None = None
     id: int | None = None
-
-
-def normalise_name(name: str) -> str:
-    """``name`` as stored: NFC, without surrounding white space; ``LeaderboardError`` when it
-    is empty (or only invisible characters), too long, or holds a control character."""
-    if not isinstance(name, str):
-        raise TypeError(f"a name is text, not {type(name).__name__}")
-    text = unicodedata.normalize("NFC", name).strip()
-    for char in text:
-        category = unicodedata.category(char)
-        if category in _REFUSED_CATEGORIES and char not in _ALLOWED_FORMAT_CHARS:
-            raise LeaderboardError("name_control", char=f"U+{ord(char):04X}")
-    # Something must show: a letter, digit, punctuation or symbol of any script.
-    if not any(unicodedata.category(char)[0] in "LNPS" for char in text):
-        raise LeaderboardError("name_empty")
-    if len(text) > NAME_MAX_CHARS:
-        raise LeaderboardError("name_too_long", length=len(text), max=NAME_MAX_CHARS)
-    return text
+    player: str | None = None
 
 
 def today_utc() -> date:
@@ -244,17 +265,41 @@ class Leaderboard:
         """Store ``result`` (stamped with the time now, UTC) and return its id.
 
         The name is stored normalised (``normalise_name``).  Bad input raises
-        ``LeaderboardError`` before anything is written."""
+        ``LeaderboardError`` before anything is written; so do a second result of one browser
+        (``already_recorded``) and a name that looks like one already on that board
+        (``name_confusable``), which the store's unique indexes also refuse should two kernels
+        record at the same moment."""
+        name = normalise_name(result.name)
+        day = check_day(result.day)
         row = {
-            "name": normalise_name(result.name),
-            "day": check_day(result.day),
+            "name": name,
+            "day": day,
             "variant": check_variant(result.variant),
             "level": check_level(result.level),
             "score": check_score(result.score),
             "created_at": datetime.now(timezone.utc),
+            "player_key": _player_key(result.player),
+            "name_key": name_key(name),
         }
+        table = results_table
+        board = (
+            table.c.day == day,
+            table.c.variant == row["variant"],
+            table.c.level == row["level"],
+        )
 
         def insert(conn: Connection) -> int:
+            if (
+                row["player_key"] is not None
+                and conn.execute(
+                    sa.select(table.c.id).where(table.c.player_key == row["player_key"], *board)
+                ).first()
+            ):
+                raise LeaderboardError("already_recorded", day=day.isoformat())
+            if conn.execute(
+                sa.select(table.c.id).where(table.c.name_key == row["name_key"], *board)
+            ).first():
+                raise LeaderboardError("name_confusable", name=name)
             inserted = conn.execute(sa.insert(results_table).values(**row))
             key = inserted.inserted_primary_key
             assert key is not None  # an INSERT of one row always has one
@@ -298,6 +343,11 @@ class Leaderboard:
                 self._ensure_schema()
                 with self._engine.begin() as conn:
                     return work(conn)
+            except sa_exc.IntegrityError as exc:
+                # A unique index refused a row another process wrote after our checks: the
+                # next attempt's checks see that row and say which (a bounded wait, as locks).
+                if time.monotonic() >= deadline:
+                    raise self._unavailable() from exc
             except sa_exc.DBAPIError as exc:
                 if not (self._is_locked(exc) and time.monotonic() < deadline):
                     raise self._unavailable() from exc
@@ -321,7 +371,39 @@ class Leaderboard:
                 raise self._unavailable() from None
             if stored > SCHEMA_VERSION:
                 raise LeaderboardError("newer_schema", version=stored, supported=SCHEMA_VERSION)
+            if stored < SCHEMA_VERSION:
+                self._migrate()
             self._schema_ready = True
+
+    def _migrate(self, attempts: int = 10) -> None:
+        """Version 1 -> 2: add ``player_key`` and ``name_key`` and their unique indexes.  The
+        results already there keep both empty (their names were never compared), so the
+        indexes are created whatever they hold.  Two processes migrating at once: the second
+        fails on a column that is there by then, and looks again."""
+        for attempt in range(attempts):
+            try:
+                with self._engine.begin() as conn:
+                    columns = {c["name"] for c in sa.inspect(conn).get_columns(results_table.name)}
+                    for column in (results_table.c.player_key, results_table.c.name_key):
+                        if column.name not in columns:
+                            kind = column.type.compile(dialect=conn.dialect)
+                            conn.execute(
+                                sa.text(
+                                    f"ALTER TABLE {results_table.name} "
+                                    f"ADD COLUMN {column.name} {kind}"
+                                )
+                            )
+                    for index in UNIQUE_INDEXES:
+                        index.create(conn, checkfirst=True)
+                    conn.execute(
+                        sa.update(meta_table)
+                        .where(meta_table.c.key == "schema_version")
+                        .values(value=str(SCHEMA_VERSION))
+                    )
+                return
+            except (sa_exc.ProgrammingError, sa_exc.OperationalError) as exc:
+                if self._is_locked(exc) or attempt == attempts - 1:
+                    raise
 
     def _create_schema(self, attempts: int = 10) -> str:
         """``create_all`` plus the version row; returns the stored schema version.
@@ -370,6 +452,12 @@ def _sqlite_on_connect(dbapi_connection: Any, _record: Any) -> None:
         cursor.execute("PRAGMA journal_mode = WAL")
     finally:
         cursor.close()
+
+
+def _player_key(player: str | None) -> str | None:
+    if player is None:
+        return None
+    return hashlib.sha256(player.encode("utf-8")).hexdigest()
 
 
 def _result_from_row(row: sa.RowMapping) -> Result:
