@@ -43,6 +43,7 @@ from typing import Any
 
 from canasta_teach.hardening import BROWSER_SHARE, UNATTENDED_MINUTES
 from canasta_teach.paths import LESSONS_DIR, REPO_ROOT, TEMPLATE_NAME
+from canasta_teach.rooms.room import CLIENT_ADDRESS_HEADER
 
 DEFAULT_PORT = 8866
 HOST = "127.0.0.1"
@@ -215,6 +216,9 @@ def voila_args(
                 args += [f"--{section}.{key}={item}" for item in value]
             else:
                 args.append(f"--{section}.{key}={_cli_value(value)}")
+    # Only this server sets the header (``PageHandler``): Voilà used elsewhere (Binder) would
+    # pass on whatever a visitor sent.
+    args.append(f"--VoilaConfiguration.http_header_envs={CLIENT_ADDRESS_HEADER}")
     if preheat:
         args += [
             "--VoilaConfiguration.preheat_kernel=True",
@@ -359,6 +363,10 @@ def _serve(
         async def prepare(self) -> None:
             await super().prepare()
             self.xsrf_token  # noqa: B018 (the property sets the cookie)
+            # The page's kernel learns its visitor's address from this header (Voilà passes
+            # it on as an environment variable): the rooms it may hold are counted per
+            # address (F18). Set here, whatever the visitor sent under that name.
+            self.request.headers[CLIENT_ADDRESS_HEADER] = self.request.remote_ip or ""
 
         @property
         def kernel_manager(self) -> Any:

@@ -291,8 +291,13 @@ def test_an_away_seat_is_kept_then_given_to_the_computer(rooms: Rooms) -> None:
     doc = rooms.read(code).doc
     assert doc["seats"][1]["kind"] == "released" and seat_of(doc, friend) is None
     assert code_error(rooms.submit, code, friend, Draw()) == "bad_token"
-    # Someone opening the link now takes the released seat over.
-    seat, token = rooms.join(code, friend, "hi")
+    # The friend coming back gets that seat back with the same token (F31) ...
+    assert rooms.join(code, friend, "hi") == (1, None)
+    assert seat_of(rooms.read(code).doc, friend) == 1
+    # ... and had they not, someone opening the link would take the released seat over.
+    store.touch(code, 1, now=now - 3 * 60)
+    rooms.heartbeat(code, 0)
+    seat, token = rooms.join(code, None, "hi")
     assert seat == 1 and token is not None
     assert AWAY_AFTER_S < 60
 

@@ -42,13 +42,16 @@ from canasta_teach.engine.rules import FAMILIES, preset
 from canasta_teach.engine.state import Phase
 from canasta_teach.engine.variants import find_variant
 
-from .store import RoomStore, StoreError
+from .store import KEEP_ALIVE_S, RoomStore, StoreError
 
 ROOM_FORMAT: Final = "canasta-teach/room"
 ROOM_VERSION: Final = 1
 CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH: Final = 10
 TOKEN_BYTES: Final = 32
+#: The random part of a room's seed, from the system's randomness (``secrets``): every hidden
+#: card of every hand of the room follows from the seed, so it must not be searchable (F25).
+SEED_BYTES: Final = 16
 VARIANTS: Final = FAMILIES  # a room plays any variant (``engine.variants``)
 LEVELS: Final = ("easy", "normal", "hard")
 #: How long a person who closed the tab keeps their seat (the host's setting), in minutes.
@@ -58,6 +61,17 @@ DEFAULT_KEEP_MINUTES: Final = 10
 AWAY_AFTER_S: Final = 20.0
 #: How often a connected browser's kernel says "still here".
 HEARTBEAT_S: Final = 5.0
+#: Rooms one browser may hold at once (its id; a page that never said it counts as its own
+#: kernel), and one address (a classroom behind one router is one address): F18.
+MAX_ROOMS_PER_BROWSER: Final = 3
+MAX_ROOMS_PER_ADDRESS: Final = 20
+#: A room nobody but its host ever came to closes this long after it was made, or after the
+#: host's page last said "still here" (a room a friend joined lives ``store.ttl_s``).
+EMPTY_ROOM_S: Final = KEEP_ALIVE_S
+#: What the web server puts in each page's request, and so in its kernel's environment: the
+#: visitor's address (``canasta_teach.app`` sets it; Voilà passes it on as ``HTTP_...``).
+CLIENT_ADDRESS_HEADER: Final = "X-Canasta-Client-Address"
+CLIENT_ADDRESS_ENV: Final = "HTTP_X_CANASTA_CLIENT_ADDRESS"
 #: Room happenings kept for the narration.
 NOTES_KEPT: Final = 40
 #: Computer moves in a row before the authority stops (a safety net, never reached in play).
@@ -88,13 +102,15 @@ ERROR_CODES: Final = (
     "too_many_people",  # more people than seats for that table size
     "not_away",  # the computer may only stand in for a player who is away
     "too_many_rooms",  # the server holds as many rooms as it may
+    "own_rooms",  # this browser or address holds as many rooms as one visitor may
     "unavailable",  # the store cannot be reached
+    "store_reset",  # the store was damaged, set aside and started afresh (its rooms are gone)
     "too_fast",  # this seat wrote to the room more often than a person does: wait a moment
 )
 
 
 #: Room happenings told in the narration (``room.note.<code>``); "created" is not told.
-NOTE_CODES: Final = ("joined", "started", "back", "stand_in", "released")
+NOTE_CODES: Final = ("joined", "started", "back", "stand_in", "released", "host")
 
 
 class RoomError(Exception):
@@ -167,6 +183,64 @@ def _note(doc: dict[str, Any], code: str, seat: int = -1, **params: Any) -> None
     del doc["notes"][:-NOTES_KEPT]
 
 
+def _former_seat(doc: dict[str, Any], token: object) -> int | None:
+    """The released seat this token held before the computer took it over, or None."""
+    if not isinstance(token, str) or not 20 <= len(token) <= 100:
+        return None
+    wanted = token_hash(token)
+    found = None
+    for i, seat in enumerate(doc["seats"][: doc["players"]]):
+        former = seat.get("former") or ""
+        if seat["kind"] == "released" and hmac.compare_digest(former, wanted):
+            found = i
+    return found
+
+
+def _last_seen(doc: dict[str, Any], entry: dict[str, Any], seen: float | None) -> float:
+    """When the person in this seat was last known to be here."""
+    last = float(doc["created"]) if seen is None else seen
+    moved = entry.get("seated")
+    return last if moved is None else max(last, float(moved))
+
+
+def _stamp_moved(tokens_before: list[Any], doc: dict[str, Any]) -> None:
+    """People the host moved to another seat are "seated" there now (their presence, kept per
+    seat number, starts again from the move)."""
+    now = time.time()
+    for i, seat in enumerate(doc["seats"]):
+        if seat["kind"] == "human" and seat.get("token") != tokens_before[i]:
+            seat["seated"] = now
+
+
+def _pass_host(doc: dict[str, Any], presence: dict[int, float], now: float) -> None:
+    """The host has been away past the keep time (F31): the host role passes to the person
+    here the longest in join order; with nobody here, it stays with the released seat and
+    goes to whoever sits there next (the host coming back, or a newcomer)."""
+    for i in (*join_order(doc["players"]), 0):
+        entry = doc["seats"][i]
+        if entry["kind"] == "human" and now - presence.get(i, 0.0) <= AWAY_AFTER_S:
+            for seat in doc["seats"]:
+                seat.pop("host", None)
+            entry["host"] = True
+            _note(doc, "host", i)
+            return
+
+
+def _keep_a_host(doc: dict[str, Any], seated: int) -> None:
+    """One host while anyone is seated: when nobody seated holds the role (it passed to no
+    one, F31), the person who just sat down (``seated``) takes it."""
+    people = humans(doc)
+    if any(doc["seats"][i].get("host") for i in people):
+        for seat in doc["seats"]:
+            if seat["kind"] != "human":
+                seat.pop("host", None)
+        return
+    for seat in doc["seats"]:
+        seat.pop("host", None)
+    doc["seats"][seated]["host"] = True
+    _note(doc, "host", seated)
+
+
 @dataclass
 class Snapshot:
     """A room as one kernel read it."""
@@ -231,8 +305,12 @@ class Rooms:
 
     def create(self, lang: str, *, players: int = 4, variant: str = "classic",
                level: str = "normal", keep_minutes: int = DEFAULT_KEEP_MINUTES,
+               browser: str | None = None, address: str | None = None,
                ) -> tuple[str, str]:  # fmt: skip
-        """A new room with the host in South; its code and the host's token."""
+        """A new room with the host in South; its code and the host's token.
+
+        ``browser`` and ``address`` say who asks: each may hold only so many rooms at once
+        (``RoomError("own_rooms")``; they are kept hashed, never as given)."""
         if players not in (2, 4) or variant not in VARIANTS or level not in LEVELS:
             raise ValueError("bad room settings")
         players = find_variant(variant).rules_for(players).players  # H-DECK-1: four
@@ -248,18 +326,20 @@ class Rooms:
                 "format": ROOM_FORMAT, "version": ROOM_VERSION, "code": code,
                 "created": now, "status": "lobby", "players": players, "variant": variant,
                 "level": level, "keep_minutes": keep_minutes, "seats": seats, "game": None,
-                "notes": [], "note_n": 0,
+                "notes": [], "note_n": 0, "ttl_s": EMPTY_ROOM_S,
             }  # fmt: skip
             _note(doc, "created", 0)
+            owners = {token_hash(f"browser:{browser}"): MAX_ROOMS_PER_BROWSER} if browser else {}
+            if address:
+                owners[token_hash(f"address:{address}")] = MAX_ROOMS_PER_ADDRESS
             try:
-                self.store.create(code, doc)
+                self.store.create(code, doc, owners)
             except StoreError as error:
                 if error.code == "exists":
                     continue
-                code_ = error.code if error.code in ERROR_CODES else "unavailable"
-                raise RoomError(code_) from error
-            self.store.touch(code, 0)
-            self.store.set_lang(code, token_hash(token), lang)
+                raise room_error_for(error) from error
+            self._store_call(self.store.touch, code, 0)
+            self._store_call(self.store.set_lang, code, token_hash(token), lang)
             return code, token
         raise RoomError("unavailable")  # pragma: no cover - ten codes in a row taken
 
@@ -276,11 +356,27 @@ class Rooms:
                 if was_standing_in:
                     _note(doc, "back", seat)
                 return was_standing_in, (seat, None)
+            seat = _former_seat(doc, token)
+            if seat is not None:
+                # Back after the seat was given to the computer: the same seat, the same token
+                # (and the host role, if nobody took it over meanwhile: F31).
+                entry = doc["seats"][seat]
+                doc["seats"][seat] = {"kind": "human", "token": entry["former"], "lang": lang}
+                if entry.get("host"):
+                    doc["seats"][seat]["host"] = True
+                _note(doc, "back", seat)
+                _keep_a_host(doc, seat)
+                return True, (seat, None)
             free = self._free_seat(doc)
             if free is None:
                 raise RoomError("full" if doc["status"] == "lobby" else "not_now")
+            host = doc["seats"][free].get("host")
             doc["seats"][free] = {"kind": "human", "token": token_hash(fresh), "lang": lang}
+            doc.pop("ttl_s", None)  # a friend came: the room lives as long as any (F18)
+            if host:
+                doc["seats"][free]["host"] = True
             _note(doc, "joined", free)
+            _keep_a_host(doc, free)
             return True, (free, fresh)
 
         seat, new_token = self._update(code, change)
@@ -310,7 +406,9 @@ class Rooms:
             wanted = ("released",)  # a seat a person left: a newcomer may take it over
         else:
             return None
-        for seat in join_order(doc["players"]):
+        # A game's released seats include the host's (seat 0): a newcomer may take it over.
+        order = join_order(doc["players"]) + ((0,) if doc["status"] == "playing" else ())
+        for seat in order:
             if doc["seats"][seat]["kind"] in wanted:
                 return seat
         return None
@@ -324,6 +422,7 @@ class Rooms:
             self._host(doc, token)
             if doc["status"] != "lobby":
                 raise RoomError("not_now")
+            before = [seat.get("token") for seat in doc["seats"]]
             if setting == "players" and value in (2, 4):
                 counts = find_variant(doc["variant"]).player_counts
                 if value == 2 and (value not in counts or len(humans(doc)) > 2):
@@ -348,6 +447,7 @@ class Rooms:
                 seats[a], seats[b] = seats[b], seats[a]
             else:
                 raise RoomError("not_now")
+            _stamp_moved(before, doc)
             return True, None
 
         self._update(code, change)
@@ -379,7 +479,7 @@ class Rooms:
                 if seat["kind"] == "open":
                     seat["kind"] = "bot"
             doc["status"] = "playing"
-            seed = f"room/{doc['code']}/{secrets.token_hex(6)}"
+            seed = f"room/{doc['code']}/{secrets.token_hex(SEED_BYTES)}"
             doc["game"] = {"rules": rules_name(doc), "seed": seed, "moves": [],
                            "awaiting_next": False}  # fmt: skip
             _note(doc, "started", 0)
@@ -481,14 +581,20 @@ class Rooms:
             for i, entry in enumerate(doc["seats"][: doc["players"]]):
                 if entry["kind"] != "human" or entry.get("host") and doc["status"] == "lobby":
                     continue
-                if now - presence.get(i, doc["created"]) <= limit:
+                # A seat's presence is the seat number's; a person the host moved to this
+                # seat counts from the move (F19), not from whoever sat here before.
+                if now - _last_seen(doc, entry, presence.get(i)) <= limit:
                     continue
                 changed = True
                 if doc["status"] == "lobby":
                     doc["seats"][i] = {"kind": "open"}
                 else:
-                    doc["seats"][i] = {"kind": "released", "host": entry.get("host", False)}
+                    # The token's hash stays as ``former``: its holder gets this seat back.
+                    doc["seats"][i] = {"kind": "released", "host": entry.get("host", False),
+                                       "former": entry.get("token", "")}  # fmt: skip
                 _note(doc, "released", i)
+                if entry.get("host"):
+                    _pass_host(doc, presence, now)
             if changed and doc["status"] == "playing":
                 game = self.game(doc)
                 assert game is not None
@@ -609,4 +715,16 @@ class Rooms:
         try:
             return method(*args)
         except StoreError as error:
-            raise RoomError("unavailable") from error
+            raise room_error_for(error) from error
+
+
+def room_error_for(error: StoreError) -> RoomError:
+    """The learner's side of a store's refusal or failure."""
+    known = {"too_many_rooms": "too_many_rooms", "own_rooms": "own_rooms", "reset": "store_reset"}
+    code = known.get(error.code, "unavailable")
+    # The refusal of a visitor's room says when a room nobody joined closes (what to do).
+    return (
+        RoomError(code, minutes=round(EMPTY_ROOM_S / 60))
+        if code == "own_rooms"
+        else RoomError(code)
+    )

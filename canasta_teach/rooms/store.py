@@ -26,11 +26,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
@@ -41,8 +42,18 @@ SQLITE_FILENAME: Final = "rooms.sqlite3"
 ROOM_TTL_S: Final = 6 * 3600.0
 #: The most rooms one server holds at once (a setting: ``$CANASTA_MAX_ROOMS``).
 DEFAULT_MAX_ROOMS: Final = 500
+#: A room a page is connected to lives at least this long after the page last said "still
+#: here" (``touch``); a room whose document asks for less (``ttl_s``: nobody but its host ever
+#: came, F18) closes this long after that.
+KEEP_ALIVE_S: Final = 10 * 60.0
 #: How often a waiting reader looks at an SQLite room's version.
 POLL_S: Final = 0.03
+
+log = logging.getLogger(__name__)
+#: SQLite's result codes for a file that is not (or no longer) a database.
+_SQLITE_DAMAGE: Final = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
+#: Where a room whose document cannot be read is kept (for the operator) under its code.
+DAMAGED_PREFIX: Final = "damaged/"
 
 T = TypeVar("T")
 #: ``update``'s change function: given the document, return ``(changed, result)``; a
@@ -51,8 +62,9 @@ Change = Callable[[dict[str, Any]], tuple[bool, T]]
 
 
 class StoreError(Exception):
-    """The store cannot be reached, read or written (``unavailable``) or refuses
-    (``too_many_rooms``, ``exists``)."""
+    """The store cannot be reached, read or written (``unavailable``), was found damaged and
+    set aside for a fresh one (``reset``), or refuses (``too_many_rooms``, ``own_rooms``: one
+    of the room's owners already holds as many as they may, ``exists``)."""
 
     def __init__(self, code: str) -> None:
         super().__init__(code)
@@ -60,15 +72,32 @@ class StoreError(Exception):
 
 
 class RoomStore:
-    """The interface (SQLite and Redis implement it the same way; one test suite runs both)."""
+    """The interface (SQLite and Redis implement it the same way; one test suite runs both).
+
+    A room lives ``ttl_s`` after its last change, or the document's own ``ttl_s`` when it has
+    a shorter one, and at least ``KEEP_ALIVE_S`` after a page connected to it last said "still
+    here" (``touch``)."""
 
     ttl_s: float = ROOM_TTL_S
     max_rooms: int = DEFAULT_MAX_ROOMS
 
-    def create(self, code: str, doc: dict[str, Any]) -> None:
+    def create(self, code: str, doc: dict[str, Any], owners: Mapping[str, int] | None = None,
+               ) -> None:  # fmt: skip
         """Store a new room; ``StoreError("exists")`` if the code is taken,
-        ``StoreError("too_many_rooms")`` when the server holds ``max_rooms`` live rooms."""
+        ``StoreError("too_many_rooms")`` when the server holds ``max_rooms`` live rooms,
+        ``StoreError("own_rooms")`` when one of ``owners`` (an opaque key: its limit) already
+        has that many live rooms."""
         raise NotImplementedError
+
+    def take_reset(self) -> bool:
+        """Whether this store was found damaged and started afresh when it was opened, and
+        nobody was told yet (then it is told: False next time)."""
+        return False
+
+    def lifetime(self, doc: dict[str, Any]) -> float:
+        """How long the room lives after this change."""
+        own = doc.get("ttl_s")
+        return self.ttl_s if not isinstance(own, (int, float)) else min(self.ttl_s, float(own))
 
     def get(self, code: str) -> tuple[int, dict[str, Any]] | None:
         """The room's version and document, None when there is no such live room."""
@@ -185,6 +214,11 @@ CREATE TABLE IF NOT EXISTS writes (
     n INTEGER NOT NULL,
     PRIMARY KEY (code, who)
 );
+CREATE TABLE IF NOT EXISTS owners (
+    owner TEXT NOT NULL,
+    code TEXT NOT NULL,
+    PRIMARY KEY (owner, code)
+);
 """
 
 
@@ -196,32 +230,103 @@ class SqliteRoomStore(RoomStore):
         self.path = Path(path)
         self.ttl_s = ttl_s
         self.max_rooms = max_rooms
+        #: The damaged file this store set aside and replaced by a fresh one (F26), if any.
+        self.set_aside: Path | None = None
+        self._reset_untold = False
         self._local = threading.local()
+        self._aside_lock = threading.Lock()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            with self._connect() as conn:
-                conn.executescript(_SCHEMA)
-        except (OSError, sqlite3.Error) as error:
+            self._open_schema()
+        except StoreError as error:
+            if error.code != "reset":
+                raise
+            self._open_schema()  # the damaged file is aside: a fresh one
+            self._reset_untold = True
+        except OSError as error:
             raise StoreError("unavailable") from error
+
+    def take_reset(self) -> bool:
+        untold, self._reset_untold = self._reset_untold, False
+        return untold
+
+    def _open_schema(self) -> None:
+        try:
+            self._connect().executescript(_SCHEMA)
+        except sqlite3.Error as error:
+            raise self._failed(error) from error
 
     def _connect(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is not None and self._file_id() != getattr(self._local, "file_id", None):
+            # Another kernel set a damaged file aside and started a fresh one: use that.
+            self.close()
+            conn = None
         if conn is None:
             # isolation_level=None: we open our own transactions (BEGIN IMMEDIATE).
             conn = sqlite3.connect(self.path, timeout=10.0, isolation_level=None,
                                    check_same_thread=False)  # fmt: skip
+            self._local.conn = conn
+            self._local.file_id = self._file_id()
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
-            self._local.conn = conn
         return conn
+
+    def _file_id(self) -> tuple[int, int] | None:
+        try:
+            found = os.stat(self.path)
+        except OSError:
+            return None
+        return found.st_dev, found.st_ino
+
+    def _failed(self, error: sqlite3.Error) -> StoreError:
+        """The ``StoreError`` for an SQLite failure: ``reset`` after a damaged file (not a
+        database, corrupt, a folder in its place) was set aside, else ``unavailable``."""
+        code = getattr(error, "sqlite_errorcode", 0) & 0xFF
+        if code not in _SQLITE_DAMAGE and not self.path.is_dir():
+            return StoreError("unavailable")
+        self._set_aside(error)
+        return StoreError("reset")
+
+    def _set_aside(self, error: sqlite3.Error) -> None:
+        """Move the damaged file (and its WAL files) out of the way, as damaged saves are
+        (never deleted: the operator may want it), and start a fresh store in its place."""
+        damaged_id = getattr(self._local, "file_id", None)
+        self.close()
+        with self._aside_lock:
+            current = self._file_id()
+            # Another kernel (or thread) may have set it aside already: then only reconnect.
+            if current is not None and (damaged_id is None or current == damaged_id):
+                stamp = time.strftime("%Y%m%d-%H%M%S")
+                aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}-{os.getpid()}")
+                try:
+                    os.replace(self.path, aside)
+                except OSError:
+                    log.exception("the damaged rooms file %s could not be set aside", self.path)
+                    return
+                for suffix in ("-wal", "-shm"):
+                    with contextlib.suppress(OSError):
+                        os.replace(f"{self.path}{suffix}", f"{aside}{suffix}")
+                self.set_aside = aside
+                log.error("the rooms file %s was damaged (%s): set aside as %s, and a fresh "
+                          "one started (its rooms are gone)", self.path, error, aside)  # fmt: skip
+        with contextlib.suppress(sqlite3.Error):
+            self._connect().executescript(_SCHEMA)
+
+    def _unreadable(self, conn: sqlite3.Connection, code: str, error: ValueError) -> None:
+        """A room whose document is not JSON: kept aside under another code, the room gone."""
+        log.error("room %s: its document cannot be read (%s); kept as %s%s",
+                  code, error, DAMAGED_PREFIX, code)  # fmt: skip
+        conn.execute("UPDATE OR REPLACE rooms SET code = ? WHERE code = ?",
+                     (DAMAGED_PREFIX + code, code))  # fmt: skip
 
     @contextlib.contextmanager
     def _transaction(self) -> Any:
-        conn = self._connect()
         try:
+            conn = self._connect()
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as error:
-            raise StoreError("unavailable") from error
+            raise self._failed(error) from error
         try:
             yield conn
         except BaseException:
@@ -230,20 +335,30 @@ class SqliteRoomStore(RoomStore):
         else:
             conn.execute("COMMIT")
 
-    def create(self, code: str, doc: dict[str, Any]) -> None:
+    def create(self, code: str, doc: dict[str, Any], owners: Mapping[str, int] | None = None,
+               ) -> None:  # fmt: skip
         now = time.time()
+        owners = owners or {}
         try:
             with self._transaction() as conn:
                 conn.execute("DELETE FROM rooms WHERE expires < ?", (now,))
+                conn.execute("DELETE FROM owners WHERE code NOT IN (SELECT code FROM rooms)")
                 live = conn.execute("SELECT COUNT(*) FROM rooms").fetchone()[0]
                 if live >= self.max_rooms:
                     raise StoreError("too_many_rooms")
+                for owner, limit in owners.items():
+                    held = conn.execute("SELECT COUNT(*) FROM owners WHERE owner = ?",
+                                        (owner,)).fetchone()[0]  # fmt: skip
+                    if held >= limit:
+                        raise StoreError("own_rooms")
                 if conn.execute("SELECT 1 FROM rooms WHERE code = ?", (code,)).fetchone():
                     raise StoreError("exists")
                 conn.execute("INSERT INTO rooms VALUES (?, ?, 1, ?)",
-                             (code, json.dumps(doc), now + self.ttl_s))  # fmt: skip
+                             (code, json.dumps(doc), now + self.lifetime(doc)))  # fmt: skip
+                conn.executemany("INSERT OR IGNORE INTO owners VALUES (?, ?)",
+                                 [(owner, code) for owner in owners])  # fmt: skip
         except sqlite3.Error as error:
-            raise StoreError("unavailable") from error
+            raise self._failed(error) from error
 
     def get(self, code: str) -> tuple[int, dict[str, Any]] | None:
         try:
@@ -251,9 +366,15 @@ class SqliteRoomStore(RoomStore):
                 "SELECT version, doc FROM rooms WHERE code = ? AND expires >= ?",
                 (code, time.time()),
             ).fetchone()  # fmt: skip
+            if row is None:
+                return None
+            try:
+                return int(row[0]), json.loads(row[1])
+            except ValueError as error:
+                self._unreadable(self._connect(), code, error)
+                return None
         except sqlite3.Error as error:
-            raise StoreError("unavailable") from error
-        return None if row is None else (int(row[0]), json.loads(row[1]))
+            raise self._failed(error) from error
 
     def version(self, code: str) -> int | None:
         try:
@@ -265,7 +386,7 @@ class SqliteRoomStore(RoomStore):
                 .fetchone()
             )
         except sqlite3.Error as error:
-            raise StoreError("unavailable") from error
+            raise self._failed(error) from error
         return None if row is None else int(row[0])
 
     def update(self, code: str, change: Change[T]) -> tuple[int, T] | None:
@@ -277,17 +398,21 @@ class SqliteRoomStore(RoomStore):
                 ).fetchone()
                 if row is None:
                     return None
-                version, doc = int(row[0]), json.loads(row[1])
+                try:
+                    version, doc = int(row[0]), json.loads(row[1])
+                except ValueError as error:
+                    self._unreadable(conn, code, error)
+                    return None
                 changed, result = change(doc)
                 if changed:
                     version += 1
                     conn.execute(
                         "UPDATE rooms SET doc = ?, version = ?, expires = ? WHERE code = ?",
-                        (json.dumps(doc), version, now + self.ttl_s, code),
+                        (json.dumps(doc), version, now + self.lifetime(doc), code),
                     )
                 return version, result
         except sqlite3.Error as error:
-            raise StoreError("unavailable") from error
+            raise self._failed(error) from error
 
     def write_if(self, code: str, version: int, doc: dict[str, Any], *,
                  claim: str | None = None) -> int | None:  # fmt: skip
@@ -302,7 +427,15 @@ class SqliteRoomStore(RoomStore):
                     " WHERE code = ? AND version = ? AND expires >= ? AND NOT EXISTS"
                     " (SELECT 1 FROM claims WHERE claims.code = rooms.code AND claims.owner <> ?"
                     " AND claims.until >= ?)",
-                    (json.dumps(doc), now + self.ttl_s, code, version, now, claim or "", now),
+                    (
+                        json.dumps(doc),
+                        now + self.lifetime(doc),
+                        code,
+                        version,
+                        now,
+                        claim or "",
+                        now,
+                    ),
                 )
                 .rowcount
             )
@@ -375,13 +508,14 @@ class SqliteRoomStore(RoomStore):
         return row is not None and int(row[0]) <= limit
 
     def touch(self, code: str, seat: int, now: float | None = None) -> None:
+        seen = time.time() if now is None else now
         try:
-            self._connect().execute(
-                "INSERT OR REPLACE INTO presence VALUES (?, ?, ?)",
-                (code, seat, time.time() if now is None else now),
-            )
+            conn = self._connect()
+            conn.execute("INSERT OR REPLACE INTO presence VALUES (?, ?, ?)", (code, seat, seen))
+            conn.execute("UPDATE rooms SET expires = MAX(expires, ?) WHERE code = ?",
+                         (seen + min(KEEP_ALIVE_S, self.ttl_s), code))  # fmt: skip
         except sqlite3.Error as error:
-            raise StoreError("unavailable") from error
+            raise self._failed(error) from error
 
     def presence(self, code: str) -> dict[int, float]:
         try:
@@ -391,7 +525,7 @@ class SqliteRoomStore(RoomStore):
                 .fetchall()
             )
         except sqlite3.Error as error:
-            raise StoreError("unavailable") from error
+            raise self._failed(error) from error
         return {int(seat): float(seen) for seat, seen in rows}
 
     def purge(self, now: float | None = None) -> int:
@@ -399,10 +533,10 @@ class SqliteRoomStore(RoomStore):
         try:
             with self._transaction() as conn:
                 gone = conn.execute("DELETE FROM rooms WHERE expires < ?", (now,)).rowcount
-                for table in ("presence", "claims", "langs", "writes"):
+                for table in ("presence", "claims", "langs", "writes", "owners"):
                     conn.execute(f"DELETE FROM {table} WHERE code NOT IN (SELECT code FROM rooms)")  # noqa: S608 - our own table names
         except sqlite3.Error as error:
-            raise StoreError("unavailable") from error
+            raise self._failed(error) from error
         return int(gone)
 
     def count(self) -> int:
@@ -420,7 +554,8 @@ class SqliteRoomStore(RoomStore):
     def close(self) -> None:
         conn = getattr(self._local, "conn", None)
         if conn is not None:
-            conn.close()
+            with contextlib.suppress(sqlite3.Error):
+                conn.close()
             self._local.conn = None
 
 
@@ -461,24 +596,44 @@ class RedisRoomStore(RoomStore):
     def _ttl_ms(self) -> int:
         return max(1, int(self.ttl_s * 1000))
 
-    def create(self, code: str, doc: dict[str, Any]) -> None:
+    def _owner_key(self, owner: str) -> str:
+        return f"{self.PREFIX}owner:{owner}"
+
+    def create(self, code: str, doc: dict[str, Any], owners: Mapping[str, int] | None = None,
+               ) -> None:  # fmt: skip
         now = time.time()
         rooms = f"{self.PREFIX}rooms"
         key = self._key(code)
+        owners = owners or {}
+        owner_keys = [self._owner_key(owner) for owner in owners]
+        life = self.lifetime(doc)
         try:
             with self.client.pipeline() as pipe:
                 while True:
                     try:
-                        pipe.watch(rooms, key)  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+                        pipe.watch(rooms, key, *owner_keys)  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
                         pipe.zremrangebyscore(rooms, "-inf", now)
                         if pipe.zcard(rooms) >= self.max_rooms:
                             raise StoreError("too_many_rooms")
+                        gone: dict[str, list[str]] = {}
+                        for owner_key, limit in zip(owner_keys, owners.values(), strict=True):
+                            held = [_text(c) for c in pipe.smembers(owner_key)]
+                            # An owner's set is tidied here: its rooms expire on their own.
+                            alive = [c for c in held if pipe.exists(self._key(c))]
+                            gone[owner_key] = [c for c in held if c not in alive]
+                            if len(alive) >= limit:
+                                raise StoreError("own_rooms")
                         if pipe.exists(key):
                             raise StoreError("exists")
                         pipe.multi()
                         pipe.hset(key, mapping={"doc": json.dumps(doc), "version": 1})
-                        pipe.pexpire(key, self._ttl_ms())
-                        pipe.zadd(rooms, {code: now + self.ttl_s})
+                        pipe.pexpire(key, max(1, int(life * 1000)))
+                        pipe.zadd(rooms, {code: now + life})
+                        for owner_key, stale in gone.items():
+                            if stale:
+                                pipe.srem(owner_key, *stale)
+                            pipe.sadd(owner_key, code)
+                            pipe.pexpire(owner_key, self._ttl_ms())
                         pipe.execute()
                         return
                     except self._redis.WatchError:
@@ -489,11 +644,23 @@ class RedisRoomStore(RoomStore):
     def get(self, code: str) -> tuple[int, dict[str, Any]] | None:
         try:
             doc, version = self.client.hmget(self._key(code), "doc", "version")
+            if doc is None or version is None:
+                return None
+            try:
+                return int(version), json.loads(doc)
+            except ValueError as error:
+                self._unreadable(code, error)
+                return None
         except self._redis.RedisError as error:
             raise StoreError("unavailable") from error
-        if doc is None or version is None:
-            return None
-        return int(version), json.loads(doc)
+
+    def _unreadable(self, code: str, error: ValueError) -> None:
+        """A room whose document is not JSON: kept aside under another key, the room gone."""
+        log.error("room %s: its document cannot be read (%s); kept as %s%s",
+                  code, error, DAMAGED_PREFIX, code)  # fmt: skip
+        with contextlib.suppress(self._redis.ResponseError):  # already moved by another kernel
+            self.client.rename(self._key(code), self._key(DAMAGED_PREFIX + code))
+        self.client.zrem(f"{self.PREFIX}rooms", code)
 
     def version(self, code: str) -> int | None:
         try:
@@ -513,16 +680,22 @@ class RedisRoomStore(RoomStore):
                         if doc_text is None or version_text is None:
                             pipe.unwatch()
                             return None
-                        version, doc = int(version_text), json.loads(doc_text)
+                        try:
+                            version, doc = int(version_text), json.loads(doc_text)
+                        except ValueError as error:
+                            pipe.unwatch()
+                            self._unreadable(code, error)
+                            return None
                         changed, result = change(doc)
                         if not changed:
                             pipe.unwatch()
                             return version, result
                         version += 1
                         pipe.multi()
+                        life = self.lifetime(doc)
                         pipe.hset(key, mapping={"doc": json.dumps(doc), "version": version})
-                        pipe.pexpire(key, self._ttl_ms())
-                        pipe.zadd(f"{self.PREFIX}rooms", {code: time.time() + self.ttl_s})
+                        pipe.pexpire(key, max(1, int(life * 1000)))
+                        pipe.zadd(f"{self.PREFIX}rooms", {code: time.time() + life})
                         pipe.publish(f"{self.PREFIX}changed:{code}", str(version))
                         pipe.execute()
                         return version, result
@@ -594,9 +767,10 @@ class RedisRoomStore(RoomStore):
                     pipe.unwatch()
                     return None
                 pipe.multi()
+                life = self.lifetime(doc)
                 pipe.hset(key, mapping={"doc": json.dumps(doc), "version": version + 1})
-                pipe.pexpire(key, self._ttl_ms())
-                pipe.zadd(f"{self.PREFIX}rooms", {code: time.time() + self.ttl_s})
+                pipe.pexpire(key, max(1, int(life * 1000)))
+                pipe.zadd(f"{self.PREFIX}rooms", {code: time.time() + life})
                 pipe.publish(f"{self.PREFIX}changed:{code}", str(version + 1))
                 pipe.execute()
                 return version + 1
@@ -676,10 +850,17 @@ class RedisRoomStore(RoomStore):
 
     def touch(self, code: str, seat: int, now: float | None = None) -> None:
         key = f"{self.PREFIX}seen:{code}"
+        seen = time.time() if now is None else now
+        keep = min(KEEP_ALIVE_S, self.ttl_s)
         try:
             with self.client.pipeline(transaction=False) as pipe:
-                pipe.hset(key, str(seat), time.time() if now is None else now)
+                pipe.hset(key, str(seat), seen)
                 pipe.pexpire(key, self._ttl_ms())
+                # The room lives at least KEEP_ALIVE_S past this "still here" (never less:
+                # GT; and a room that is gone stays gone: XX).
+                pipe.pexpire(self._key(code), max(1, int((seen - time.time() + keep) * 1000)),
+                             gt=True)  # fmt: skip
+                pipe.zadd(f"{self.PREFIX}rooms", {code: seen + keep}, xx=True, gt=True)
                 pipe.execute()
         except self._redis.RedisError as error:
             raise StoreError("unavailable") from error

@@ -18,7 +18,11 @@ from .friends import RoomTable, play_together
 from .fullgame import FullGame, play_game
 from .games import GAMES, PuzzleGame, play
 from .guided import GuidedHand, guided_hand
+from .serverlog import log_to_server
 from .table import ACTIONS, CardTable, TableController
+
+# In a page's kernel, this package's errors go to the server's log (never to the browser).
+log_to_server()
 
 __all__ = [
     "ACTIONS", "GAMES", "CardTable", "FullGame", "GuidedHand", "PartnerAsks", "PuzzleGame",

@@ -15,8 +15,12 @@ still here.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import math
+import os
 import re
+import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -35,10 +39,12 @@ from canasta_teach.rooms import (
     Rooms,
     Snapshot,
     normalise_code,
+    seat_of,
     shared_store,
     shown_code,
 )
-from canasta_teach.rooms.room import LEVELS, VARIANTS, humans
+from canasta_teach.rooms.room import CLIENT_ADDRESS_ENV, LEVELS, VARIANTS, humans, room_error_for
+from canasta_teach.rooms.store import StoreError
 
 from .fonts import FONT_FAMILIES
 from .gametable import LEVEL_KEYS, PLAYER_KEYS, VARIANT_KEYS, GameTable, setting_row
@@ -98,15 +104,18 @@ class RoomTable:
     @property
     def rooms(self) -> Rooms:
         if self._rooms is None:
-            self._rooms = Rooms(shared_store())
+            self._rooms = open_rooms()
         return self._rooms
 
     # ------------------------------------------------------------------ joining
 
     def join(self, code_text: object, token: object = None) -> None:
         """Take this browser's seat in a room (its own again, or the first free one)."""
-        if time.monotonic() < self._paused_until:
-            self._fail(RoomError("bad_code"), keep_room=True)
+        left = math.ceil(self._paused_until - time.monotonic())
+        if left > 0:
+            # Say to wait, and how long: the code typed may well be right (F30).
+            self._show(self.tr.ntext("ui", "room.wait_codes", left, count=self.tr.number(left)),
+                       keep_room=True)  # fmt: skip
             return
         try:
             code = normalise_code(code_text)
@@ -124,19 +133,29 @@ class RoomTable:
         if new_token is not None and token is not None:
             # The seat this browser had is gone (it stayed away too long): a new one.
             self.notice = self.tr.ui("room.error.bad_token")
-        self.code, self.seat = code, seat
-        self.token = new_token if new_token is not None else str(token)
-        self.error = ""
-        if new_token is not None:
-            # The browser keeps the token for this room: the same link brings it back here.
-            self.widget.send({"kind": "room_token", "code": code, "token": new_token})
+        self.code = code
+        self.token = str(token)
+        self._seated(seat, new_token)
         self.refresh()
         self.render()
         self._start_watching()
 
+    def _seated(self, seat: int, new_token: str | None) -> None:
+        """``Rooms.join``'s answer: this browser's seat, and its new token if it got one."""
+        self.seat = seat
+        self.error = ""
+        if new_token is not None:
+            self.token = new_token
+            # The browser keeps the token for this room: the same link brings it back here.
+            self.widget.send({"kind": "room_token", "code": self.code, "token": new_token})
+
     def _fail(self, error: RoomError, *, keep_room: bool = False) -> None:
-        text = self.tr.ui(error.key)
-        if self.code is None or error.code in ("no_room",):
+        self._show(self.tr.ui(error.key, **error.params), keep_room=keep_room,
+                   instead=error.code in ("no_room", "store_reset"))  # fmt: skip
+
+    def _show(self, text: str, *, keep_room: bool = False, instead: bool = False) -> None:
+        """A refusal: in place of the room (no room yet, or ``instead``), else beside it."""
+        if self.code is None or instead:
             self.error = text
             if not keep_room:
                 self.code = None
@@ -157,9 +176,13 @@ class RoomTable:
             return
         doc = snapshot.doc
         self.snapshot = snapshot
-        entry = doc["seats"][self.seat] if self.seat < len(doc["seats"]) else None
-        if entry is None or entry.get("kind") != "human" or not self._mine(doc):
+        # The seat is the token's, wherever the host moved it (table size, variant, partner):
+        # follow it (F19) rather than keep the number this page joined with.
+        seat = seat_of(doc, self.token)
+        if seat is None:
             self.error = self.tr.ui("room.error.bad_token")
+        elif seat != self.seat:
+            self._moved_to(seat)
         self._narrate_notes(doc)
         record = doc.get("game")
         if record is None:
@@ -191,10 +214,16 @@ class RoomTable:
                 self._hand_ended(replica)
         self.replica = replica
 
-    def _mine(self, doc: dict[str, Any]) -> bool:
-        from canasta_teach.rooms import seat_of
-
-        return seat_of(doc, self.token) == self.seat
+    def _moved_to(self, seat: int) -> None:
+        """The host moved this person: the table is drawn from the new seat, and the seat's
+        presence is said at once (the heartbeat names the seat the token holds)."""
+        assert self.code is not None
+        self.seat = self.controller.seat = seat
+        self.error = ""
+        if self.replica is not None:
+            self._set_table(self.replica)
+        with contextlib.suppress(RoomError):
+            self.rooms.heartbeat(self.code, seat)
 
     def _set_table(self, game: Game) -> None:
         self.controller.seat = self.seat
@@ -698,11 +727,31 @@ def _nobody(state: State) -> Move:  # pragma: no cover - the room's players move
     raise RuntimeError("a room's seats are played through the room")
 
 
+def open_rooms() -> Rooms:
+    """This kernel's rooms; ``RoomError`` (never a ``StoreError``) when the store cannot be
+    opened, or was found damaged and set aside (F26)."""
+    try:
+        store = shared_store()
+    except StoreError as error:
+        raise room_error_for(error) from error
+    if store.take_reset():  # this kernel found the file damaged and set it aside: say so
+        raise RoomError("store_reset")
+    return Rooms(store)
+
+
+#: Who asks for a room when the page never said its browser's id: this kernel (one page).
+_THIS_KERNEL = f"kernel:{os.getpid()}:{secrets.token_hex(8)}"
+
+
 def create_room_for(game: Any) -> tuple[str, str]:
-    """A room for the full game's settings, with its learner as host (the Invite button)."""
-    rooms = Rooms(shared_store())
-    return rooms.create(game.lang, players=game.players, variant=game.variant,
-                        level=game.level)  # fmt: skip
+    """A room for the full game's settings, with its learner as host (the Invite button).
+    Counted against the browser's id (or this kernel's) and the page's address (F18)."""
+    player = getattr(game, "player", "")
+    # "this-kernel" is the full game's id until the browser says its own.
+    browser = player if player and player != "this-kernel" else _THIS_KERNEL
+    address = os.environ.get(CLIENT_ADDRESS_ENV) or None
+    return open_rooms().create(game.lang, players=game.players, variant=game.variant,
+                               level=game.level, browser=browser, address=address)  # fmt: skip
 
 
 def play_together(lang: str = "en", *, rooms: Rooms | None = None) -> Any:

@@ -548,7 +548,7 @@ class FullGame:
             code, token = create_room_for(self)
         except RoomError as error:
             self.widget.send({"kind": "room_failed"})  # the page closes the tab it opened
-            self.controller.say("refusal", self.tr.ui(error.key))
+            self.controller.say("refusal", self.tr.ui(error.key, **error.params))
             self.render()
             return
         tr = self.tr

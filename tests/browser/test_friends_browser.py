@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import BrowserContext, Locator, Page, expect
+from playwright.sync_api import BrowserContext, Expect, Locator, Page
 
 from canasta_teach.i18n import get_translator
 
@@ -25,7 +25,13 @@ from .conftest import PAGE_TIMEOUT_MS, TEST_PREFIX, render_url
 
 pytestmark = pytest.mark.browser
 
-STEP_MS = 20_000
+#: A bound for one step to be seen, never a pause: every wait below is on a state of the page
+#: (an attribute, a button enabled, a row's text). A busy machine may take long (the
+#: four-player test once failed at a 5-second bound, the default of ``expect``).
+STEP_MS = PAGE_TIMEOUT_MS
+#: This module's own ``expect``, bounded by STEP_MS (``playwright``'s shared one stays as it is).
+expect = Expect()
+expect.set_options(timeout=STEP_MS)
 ROOM_KEY = "canasta-teach:v1:room:"
 
 
@@ -97,24 +103,42 @@ def play_turn(page: Page) -> None:
         return
     card = root.locator(".ct-hand [data-ct-card]").first
     card.click()
-    expect(card).to_have_attribute("aria-pressed", "true")
+    expect(card).to_have_attribute("aria-pressed", "true", timeout=STEP_MS)
     discard = root.locator("[data-ct-action='discard']")
     expect(discard).to_be_enabled(timeout=STEP_MS)
+    seq = message.get_attribute("data-ct-seq")
     discard.click()
+    # The discard answered: this page's message moved on (the table then shows another
+    # player to move, or the hand's end).
+    expect(message).not_to_have_attribute("data-ct-seq", seq or "", timeout=STEP_MS)
     expect(root.locator("[data-ct-action='draw']")).to_be_disabled(timeout=STEP_MS)
 
 
-def whose_turn(pages: list[Page]) -> Page | None:
-    """The page whose Draw button is enabled (waiting for the room to reach one)."""
-    for _ in range(STEP_MS // 100):
-        for page in pages:
-            if page.locator("[data-ct-game='next_hand']").count():
-                return None
-            draw = page.locator(".ct-root [data-ct-action='draw']")
-            if draw.count() and draw.is_enabled():
-                return page
-        pages[0].wait_for_timeout(100)
-    raise AssertionError("nobody's turn")
+def next_state(page: Page) -> Locator:
+    """What this page shows once the room waits for a person: its own Draw enabled, another
+    player to move (``ct-to-move``), or the hand's end.  The computer players move inside the
+    change that passes them the turn, so one of these is always the room's next state."""
+    return page.locator(
+        ".ct-root [data-ct-action='draw']:enabled, .ct-other.ct-to-move, [data-ct-game='next_hand']"
+    ).first
+
+
+def whose_turn(pages: list[Page], last: Page | None = None) -> Page | None:
+    """The page to move next, or None at the hand's end: read from the state of the page that
+    moved last (or of the first page), then waited for on the mover's own page (its Draw
+    enabled), never polled against a clock.  With two people at the table, a turn that is not
+    this page's is the other page's."""
+    seen = last or pages[0]
+    expect(next_state(seen)).to_be_visible(timeout=STEP_MS)
+    if seen.locator("[data-ct-game='next_hand']").count():
+        return None
+    draw = seen.locator(".ct-root [data-ct-action='draw']")
+    mover = seen if draw.is_enabled() else next(p for p in pages if p is not seen)
+    mover_draw = mover.locator(
+        ".ct-root [data-ct-action='draw']:enabled, [data-ct-game='next_hand']"
+    )
+    expect(mover_draw.first).to_be_visible(timeout=STEP_MS)
+    return None if mover.locator("[data-ct-game='next_hand']").count() else mover
 
 
 def test_two_browsers_urdu_and_hindi_play_a_hand_to_its_end(
@@ -168,7 +192,7 @@ def test_two_browsers_urdu_and_hindi_play_a_hand_to_its_end(
         expect(friend.locator(".ct-puzzle-number")).to_contain_text(
             you_are, timeout=PAGE_TIMEOUT_MS
         )
-        expect(seat_rows(host)).to_have_count(2)
+        expect(seat_rows(host)).to_have_count(2, timeout=STEP_MS)
 
         host.locator("[data-ct-game='start']").click()
         for page, tr in ((host, ur), (friend, hi)):
@@ -176,7 +200,8 @@ def test_two_browsers_urdu_and_hindi_play_a_hand_to_its_end(
                 tr.ui("button.draw_two"), timeout=STEP_MS
             )
         turns = 0
-        while (mover := whose_turn([host, friend])) is not None and turns < 300:
+        mover: Page | None = None
+        while (mover := whose_turn([host, friend], mover)) is not None and turns < 300:
             play_turn(mover)
             turns += 1
         assert turns > 6
@@ -212,13 +237,21 @@ def test_a_four_player_room_with_two_people_and_two_computers(
         expect(host.locator("[data-ct-game='partner:2']")).to_have_attribute(
             "aria-pressed", "true", timeout=STEP_MS
         )
-        expect(seat_rows(host)).to_have_count(4)
+        expect(seat_rows(host)).to_have_count(4, timeout=STEP_MS)
         host.locator("[data-ct-game='start']").click()
         for seat in (1, 3):
-            expect(seat_rows(host).nth(seat)).to_contain_text(en.ui("room.who.computer"))
-        expect(seat_rows(partner).nth(1)).to_contain_text(ur.ui("room.who.computer"))
+            expect(seat_rows(host).nth(seat)).to_contain_text(
+                en.ui("room.who.computer"), timeout=STEP_MS
+            )
+        expect(seat_rows(partner).nth(1)).to_contain_text(
+            ur.ui("room.who.computer"), timeout=STEP_MS
+        )
+        # Both pages show the game before anyone moves.
+        for page in (host, partner):
+            expect(page.locator(".ct-hand [data-ct-card]").first).to_be_visible(timeout=STEP_MS)
         turns = 0
-        while (mover := whose_turn([host, partner])) is not None and turns < 6:
+        mover: Page | None = None
+        while (mover := whose_turn([host, partner], mover)) is not None and turns < 6:
             play_turn(mover)
             turns += 1
         # The computer players' moves reach both pages, each in its own language.
