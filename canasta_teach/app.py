@@ -365,8 +365,11 @@ def _serve(
             self.xsrf_token  # noqa: B018 (the property sets the cookie)
             # The page's kernel learns its visitor's address from this header (Voilà passes
             # it on as an environment variable): the rooms it may hold are counted per
-            # address (F18). Set here, whatever the visitor sent under that name.
-            self.request.headers[CLIENT_ADDRESS_HEADER] = self.request.remote_ip or ""
+            # address (F18), the same address the kernel limits count (behind a trusted
+            # proxy, the address the proxy saw). Set here, whatever the visitor sent.
+            self.request.headers[CLIENT_ADDRESS_HEADER] = hardening.visitor_of(
+                self.request.remote_ip, self.request.headers, None, trust_proxy=trust_proxy
+            ).address
 
         @property
         def kernel_manager(self) -> Any:
