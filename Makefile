@@ -70,12 +70,20 @@ redis:
 	  fi; \
 	fi
 
-# Every test: unit, property, CLI, widget and browser tests, then every lesson notebook run by
-# nbval (--nbval-lax: each cell must run without error; outputs are compared only where marked).
+# Every test: unit, property, CLI and widget tests, the browser tests, then every lesson
+# notebook run by nbval (--nbval-lax: each cell must run without error; outputs are compared
+# only where marked). Each part runs on every core (pytest-xdist, at most $(TEST_WORKERS)
+# workers); every part runs even when an earlier one fails, and the exit code says if any did.
 # Saved games and the leaderboard go to a fresh data folder, never the home's (CANASTA_DATA_DIR).
+TEST_WORKERS ?= 4
+XDIST := -n auto --maxprocesses $(TEST_WORKERS)
 test: venv browser postgres redis
-	$(PY) -m pytest -q tests
-	CANASTA_DATA_DIR=$$(mktemp -d) $(PY) -m pytest -q -p no:cacheprovider --nbval-lax --nbval-current-env lessons
+	@status=0; \
+	$(PY) -m pytest -q $(XDIST) tests --ignore=tests/browser || status=1; \
+	$(PY) -m pytest -q $(XDIST) tests/browser || status=1; \
+	CANASTA_DATA_DIR=$$(mktemp -d) $(PY) -m pytest -q -p no:cacheprovider $(XDIST) \
+	  --nbval-lax --nbval-current-env lessons || status=1; \
+	exit $$status
 
 # Ruff, then mypy --strict on the whole package and the import contracts (layers, no cycles),
 # both configured in pyproject.toml. CI (.ci/run) runs this before `make test`.
