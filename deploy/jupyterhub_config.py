@@ -64,7 +64,11 @@ c.Spawner.environment = {
     "CANASTA_SERVICE_URL": SERVICE_URL,
     "PYTHONPATH": str(REPO),
 }
-# The learner's token ($JUPYTERHUB_API_TOKEN in the server) may reach the canasta service.
+# The learner's token ($JUPYTERHUB_API_TOKEN in the server) may reach the canasta service:
+# every user holds that scope (the "user" role), and the server's token is given it.
+c.JupyterHub.load_roles = [
+    {"name": "user", "scopes": ["self", "access:services!service=canasta"]},
+]
 c.Spawner.server_token_scopes = [
     "users:activity!user",
     "access:servers!server",
@@ -75,7 +79,7 @@ c.JupyterHub.services = [
     {
         "name": "canasta",
         "url": f"http://127.0.0.1:{SERVICE_PORT}",
-        "command": [sys.executable, "-m", "canasta_teach.service.server"],
+        "command": [sys.executable, "-m", "canasta_teach.service"],
         "environment": {
             "CANASTA_ROOMS_URL": os.environ.get("CANASTA_ROOMS_URL", ""),
             "CANASTA_DATABASE_URL": os.environ.get("CANASTA_DATABASE_URL", ""),

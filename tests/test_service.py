@@ -109,7 +109,7 @@ class Page:
             self.answers.append(json.dumps(answer))
             return answer
 
-        self.table.client.call = call  # type: ignore[method-assign]
+        self.table.client.call = call
 
     def _send(self, data: Any = None, metadata: Any = None, buffers: Any = None) -> None:
         self.sent.append(json.loads(json.dumps(data)))

@@ -358,11 +358,17 @@ def hub_authenticator() -> Authenticate:
     auth = HubAuth(cache_max_age=60)
 
     async def authenticate(token: str) -> str | None:
-        model = await auth.user_for_token(token, sync=False)
+        try:
+            model = await auth.user_for_token(token, sync=False)
+        except Exception:  # noqa: BLE001 - the hub out of reach: refused, and logged
+            log.exception("the hub could not tell whose token this is")
+            return None
         if not model or model.get("kind", "user") != "user":
+            log.info("refused a token the hub does not know as a user's")
             return None
         # The token must be one that may reach this service (``access:services``).
         if not auth.check_scopes(auth.access_scopes, model):
+            log.info("refused %s's token: it may not reach this service", model.get("name"))
             return None
         name = model.get("name")
         return name if isinstance(name, str) else None
@@ -374,7 +380,9 @@ def main() -> None:  # pragma: no cover - run by JupyterHub (tests/test_hub.py)
     """Run as a JupyterHub-managed service: JupyterHub sets ``$JUPYTERHUB_SERVICE_URL`` (where
     to listen), ``$JUPYTERHUB_SERVICE_PREFIX`` and the API token; the stores come from
     ``$CANASTA_ROOMS_URL`` and ``$CANASTA_DATABASE_URL``, which only this process holds."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s canasta-service %(message)s")
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s canasta-service %(message)s")
+    logging.getLogger("canasta_teach").setLevel(logging.INFO)
+    logging.getLogger("tornado.access").setLevel(logging.INFO)
     where = urlsplit(os.environ.get("JUPYTERHUB_SERVICE_URL", "http://127.0.0.1:10101"))
     config = ServiceConfig(
         store=open_store(), board=Leaderboard(), authenticate=hub_authenticator(),
