@@ -100,7 +100,7 @@ class Page:
         self.table = RemoteRoomTable(get_translator(lang), lang, client=service.client(user),
                                      watch=False)  # fmt: skip
         self.sent: list[Any] = []
-        self.table.widget.comm.send = self._send  # type: ignore[union-attr]
+        self.table.widget.comm.send = self._send
         self.answers: list[str] = []
         original = self.table.client.call
 
@@ -109,7 +109,7 @@ class Page:
             self.answers.append(json.dumps(answer))
             return answer
 
-        self.table.client.call = call
+        self.table.client.call = call  # type: ignore[method-assign]
 
     def _send(self, data: Any = None, metadata: Any = None, buffers: Any = None) -> None:
         self.sent.append(json.loads(json.dumps(data)))
