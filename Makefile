@@ -1,4 +1,4 @@
-# canasta-teach: make venv | app | lab | test | lint | bench | browser | postgres | redis
+# canasta-teach: make venv | app | lab | test | lint | bench | browser | postgres | redis | hub
 # Everything runs from .venv (created with python3 when missing).
 
 PYTHON ?= python3
@@ -9,7 +9,7 @@ PORT   ?= 8866
 
 LAB_PORT ?= 8888
 
-.PHONY: venv app lab test lint bench browser postgres redis
+.PHONY: venv app lab test lint bench browser postgres redis hub
 
 venv: $(STAMP)
 
@@ -70,6 +70,19 @@ redis:
 	  fi; \
 	fi
 
+# JupyterHub (the `hub` extra, into .venv) and its proxy, configurable-http-proxy from npm, into
+# .hub/node_modules (project-local); each installed only when missing. deploy/jupyterhub_config.py
+# and tests/test_hub.py use them.
+hub: venv
+	@$(PY) -c "import jupyterhub" 2>/dev/null || $(PY) -m pip install --quiet 'jupyterhub>=5'
+	@if [ ! -x .hub/node_modules/.bin/configurable-http-proxy ]; then \
+	  if command -v npm >/dev/null 2>&1; then \
+	    mkdir -p .hub && npm install --no-audit --no-fund --prefix .hub configurable-http-proxy; \
+	  else \
+	    echo "hub: npm is missing; the JupyterHub test will be skipped" >&2; \
+	  fi; \
+	fi
+
 # Every test: unit, property, CLI and widget tests, the browser tests, then every lesson
 # notebook run by nbval (--nbval-lax: each cell must run without error; outputs are compared
 # only where marked). Each part runs on every core (pytest-xdist, at most $(TEST_WORKERS)
@@ -77,7 +90,7 @@ redis:
 # Saved games and the leaderboard go to a fresh data folder, never the home's (CANASTA_DATA_DIR).
 TEST_WORKERS ?= 4
 XDIST := -n auto --maxprocesses $(TEST_WORKERS)
-test: venv browser postgres redis
+test: venv browser postgres redis hub
 	@status=0; \
 	$(PY) -m pytest -q $(XDIST) tests --ignore=tests/browser || status=1; \
 	$(PY) -m pytest -q $(XDIST) tests/browser || status=1; \

@@ -746,6 +746,11 @@ _THIS_KERNEL = f"kernel:{os.getpid()}:{secrets.token_hex(8)}"
 def create_room_for(game: Any) -> tuple[str, str]:
     """A room for the full game's settings, with its learner as host (the Invite button).
     Counted against the browser's id (or this kernel's) and the page's address (F18)."""
+    from .remote import create_room, service_url
+
+    if service_url() is not None:  # on a hub: the service makes it, for this hub user
+        return create_room(game.lang, players=game.players, variant=game.variant,
+                           level=game.level)  # fmt: skip
     player = getattr(game, "player", "")
     # "this-kernel" is the full game's id until the browser says its own.
     browser = player if player and player != "this-kernel" else _THIS_KERNEL
@@ -758,7 +763,12 @@ def play_together(lang: str = "en", *, rooms: Rooms | None = None) -> Any:
     """The page a room link opens: display it (the value of the cell).  The browser then says
     which room and seat; until then (or with no room in the address) it asks for a code."""
     from .games import shown_safely
+    from .remote import RemoteRoomTable, service_url
 
+    if rooms is None and service_url() is not None:
+        # On a hub: the seat lives in the service; this kernel holds no store (F17).
+        return shown_safely(lang, "play_together",
+                            lambda tr, code: RemoteRoomTable(tr, code).widget)  # fmt: skip
     return shown_safely(lang, "play_together",
                         lambda tr, code: RoomTable(tr, code, rooms=rooms).widget)  # fmt: skip
 

@@ -817,7 +817,10 @@ class FullGame:
         if self.board is None:
             from canasta_teach.leaderboard import Leaderboard
 
-            self.board = Leaderboard()
+            from .remote import RemoteLeaderboard, service_url
+
+            # On a hub the board is the service's: this kernel holds no database URL (F17).
+            self.board = RemoteLeaderboard() if service_url() is not None else Leaderboard()
         return self.board
 
     def _record_score(self, name: str) -> None:
@@ -829,16 +832,21 @@ class FullGame:
             from canasta_teach.leaderboard import LeaderboardError, Result
 
             board = self._leaderboard()
-            board.record(
-                Result(
-                    name=name,
-                    day=self.day,
-                    variant=self.game.rules.name,
-                    level=self.level,
-                    score=self.game.totals[LEARNER % 2],
-                    player=self.player if self._said_hello else self._kernel_player,
-                )  # fmt: skip
-            )
+            if getattr(board, "remote", False):
+                # The service scores the game itself, from its moves on the day's deal.
+                board.record_game(name, self.day, self.level, self.game.rules.name,
+                                  list(self.game.record()["moves"]))  # fmt: skip
+            else:
+                board.record(
+                    Result(
+                        name=name,
+                        day=self.day,
+                        variant=self.game.rules.name,
+                        level=self.level,
+                        score=self.game.totals[LEARNER % 2],
+                        player=self.player if self._said_hello else self._kernel_player,
+                    )
+                )
             self.board_done = True
             self.controller.say("success", self.tr.ui("game.full.board.recorded"))
             self._save()
