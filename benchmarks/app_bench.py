@@ -14,8 +14,12 @@ after one discarded warm-up load:
   mutation under the element that must change (a MutationObserver armed before the click).
   Playwright only delivers the click and reads the result; it does not time anything.
 
-Targets: lesson TTI <= 1.3 x bare TTI; lesson click-to-update <= 1.5 x the bare round trip and
-< 100 ms median.
+Targets: lesson TTI <= 1.1 x bare TTI (issue 22; it was 1.3); lesson click-to-update <= 1.5 x
+the bare round trip and < 100 ms median; the next lesson, opened from the previous one's link,
+usable within 1 s (median over the languages).
+
+The server runs as ``make app`` runs it: with ``canasta_teach.app.DEFAULT_PREHEAT`` warm kernels
+(``--preheat N`` to compare; 0 starts every page's kernel on request).
 
 Lesson actions: :data:`LESSON_ACTIONS` (path relative to ``lessons/`` or ``"*"`` ->
 :class:`Action`). Lesson 1 presses Meld and lesson 2 Take pile with an illegal selection, two
@@ -23,7 +27,7 @@ refusals in turn; the clock stops when the message area changes (see ``MELD_REFU
 ``TAKE_REFUSAL``). Pages without an action are timed for TTI only. The report ends with the
 lessons that have a mini-game against the bare button (median and worst lesson).
 
-``python -m benchmarks.app_bench [--repeats 5] [--clicks 5] [--preheat] [--json] [NOTEBOOK ...]``
+``python -m benchmarks.app_bench [--repeats 5] [--clicks 5] [--preheat N] [--json] [NOTEBOOK ...]``
 """
 
 from __future__ import annotations
@@ -53,7 +57,7 @@ BARE_SOURCE = REPO_ROOT / "tests" / "browser" / "notebooks"
 LESSON_READY = "[data-ct-card]"
 #: A page without a mini-game (a start page) is ready when its text and links are laid out.
 PROSE_READY = "#rendered_cells a[href]:not(.anchor-link)"
-TARGETS = {"tti_ratio": 1.3, "click_ratio": 1.5, "click_ms": 100.0}
+TARGETS = {"tti_ratio": 1.1, "click_ratio": 1.5, "click_ms": 100.0, "next_ms": 1000.0}
 PAGE_TIMEOUT_MS = 60_000
 CLICK_TIMEOUT_MS = 10_000
 
@@ -273,6 +277,25 @@ def _load(context: BrowserContext, url: str, selector: str) -> tuple[Page, float
     return page, float(ready)
 
 
+def _wait_for_warm_kernels(server_pid: int, count: int, timeout: float = 120.0) -> int:
+    """Wait until the server's ``count`` warm kernels are running and idle (their resident
+    memory no longer grows); return one's resident memory in bytes (0 when ``count`` is 0)."""
+    if count <= 0:
+        return 0
+    deadline = time.monotonic() + timeout
+    while len(app.kernel_pids(server_pid)) < count and time.monotonic() < deadline:
+        time.sleep(0.2)
+    previous = -1
+    while time.monotonic() < deadline:  # warm: the widgets imported, memory steady
+        sizes = [app.resident_bytes(pid) for pid in app.kernel_pids(server_pid)]
+        total = sum(sizes)
+        if total == previous:
+            return max(sizes) if sizes else 0
+        previous = total
+        time.sleep(1.0)
+    return 0
+
+
 def _click(page: Page, action: Action) -> float:
     if action.prepare is not None:
         action.prepare(page)
@@ -307,7 +330,7 @@ def measure(
     notebooks: Sequence[str] | None = None,
     repeats: int = 5,
     clicks: int = 5,
-    preheat: bool = False,
+    preheat: int = app.DEFAULT_PREHEAT,
 ) -> dict[str, Any]:
     """Measure TTI and click-to-update for ``notebooks`` (default :func:`default_notebooks`)."""
     if not Path(app.CHROMIUM).exists():
@@ -329,8 +352,7 @@ def measure(
                 app.wait_for_port(port, timeout=120, proc=server)
                 server_start_s = time.perf_counter() - started
                 base = f"http://{app.HOST}:{port}/voila/render/"
-                if preheat:
-                    time.sleep(10)  # let the pool execute the notebooks before the first request
+                kernel_memory = _wait_for_warm_kernels(server.pid, preheat)
                 with sync_playwright() as p:
                     context = p.chromium.launch_persistent_context(
                         str(Path(tmp) / "profile"),
@@ -383,6 +405,7 @@ def measure(
     return {
         "server_start_s": server_start_s,
         "next_lesson_ms": next_ms,
+        "warm_kernel_bytes": kernel_memory,
         "preheat": preheat,
         "repeats": repeats,
         "clicks": clicks,
@@ -416,7 +439,7 @@ def report(result: dict[str, Any]) -> str:
     lines = [
         f"app: Voilà + Chromium, {result['repeats']} loads per page, {result['clicks']} clicks "
         f"per load, medians; server start {result['server_start_s']:.1f} s"
-        + (" (preheated kernels)" if result["preheat"] else ""),
+        + (f", {result['preheat']} warm kernels" if result["preheat"] else ", no warm kernels"),
         f"  {'page':40s} {'TTI ms':>8s} {'x bare':>7s}      {'click ms':>8s} {'x bare':>7s}",
     ]
     for p in pages:
@@ -448,14 +471,22 @@ def report(result: dict[str, Any]) -> str:
         lines.append("  (no lessons/*/0*.ipynb yet: lesson targets not checked)")
     if result.get("next_lesson_ms"):
         next_ms = result["next_lesson_ms"]
+        ok = statistics.median(next_ms) <= TARGETS["next_ms"]
         lines.append(
             f"  next lesson (click on lesson 2's link to lesson 3's game usable, all languages): "
             f"median {statistics.median(next_ms):.0f} ms, worst {max(next_ms):.0f} ms "
-            f"({len(next_ms)} clicks)"
+            f"({len(next_ms)} clicks)  {mark(ok)} (target median <= {TARGETS['next_ms']:.0f} ms)"
+        )
+    if result.get("warm_kernel_bytes"):
+        lines.append(
+            f"  memory of one warm kernel (resident, before any page): "
+            f"{result['warm_kernel_bytes'] / 2**20:.0f} MB"
         )
     lines += _lesson_summary(lessons, bare_tti, bare_click)
     lines.append(
-        "  targets: lesson TTI <= 1.3x bare; lesson click-to-update <= 1.5x bare and < 100 ms"
+        f"  targets: lesson TTI <= {TARGETS['tti_ratio']}x bare; lesson click-to-update <= "
+        f"{TARGETS['click_ratio']}x bare and < {TARGETS['click_ms']:.0f} ms; next lesson <= "
+        f"{TARGETS['next_ms']:.0f} ms"
     )
     return "\n".join(lines)
 
@@ -501,7 +532,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("notebooks", nargs="*", help="paths as served (default: bare + lessons)")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--clicks", type=int, default=5)
-    parser.add_argument("--preheat", action="store_true", help="Voilà pre-heated kernels")
+    parser.add_argument(
+        "--preheat",
+        type=int,
+        default=app.DEFAULT_PREHEAT,
+        metavar="N",
+        help=f"warm kernels (default {app.DEFAULT_PREHEAT}, as `make app`; 0: none)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     try:

@@ -48,6 +48,9 @@ from canasta_teach.rooms.room import CLIENT_ADDRESS_HEADER
 DEFAULT_PORT = 8866
 HOST = "127.0.0.1"
 START_PAGE = "index.ipynb"
+#: Warm kernels the launcher (``make app``) keeps ready (``--preheat``; issue 22): enough for
+#: one learner's "next lesson" and a second learner arriving in the same second.
+DEFAULT_PREHEAT = 2
 #: Debian's Chromium, driven by Playwright's Python API in tests and benchmarks (never
 #: ``playwright install``: no browser download works here).
 CHROMIUM = "/usr/bin/chromium"
@@ -154,7 +157,7 @@ def voila_command(
     port: int,
     root: str | os.PathLike[str] | None = None,
     *,
-    preheat: bool = False,
+    preheat: int = 0,
     max_kernels: int | None = None,
     allow_hosts: Sequence[str] = (),
     ip: str = HOST,
@@ -166,9 +169,10 @@ def voila_command(
     """The argv that serves ``root`` (default ``lessons/``) on 127.0.0.1:``port``.
 
     Start it in its own process group (``start_new_session=True``) and stop it by killing that
-    group: the kernels are its children. ``preheat`` turns on Voilà's pre-heated kernels (one
-    per notebook, executed ahead of the request); off by default, see ``benchmarks.app_bench``.
-    The other options are :class:`ServeOptions`' (None: its default).
+    group: the kernels are its children. ``preheat``: how many warm kernels the server keeps
+    ready for the next page (``canasta_teach.warmkernels``; 0: none, as here by default, the
+    launcher ``make app`` uses :data:`DEFAULT_PREHEAT`). The other options are ``serve``'s
+    (None: its default).
     """
     root_dir = Path(root) if root is not None else LESSONS_DIR
     command = [
@@ -181,8 +185,7 @@ def voila_command(
         "--root",
         str(root_dir.resolve()),
     ]
-    if preheat:
-        command.append("--preheat")
+    command += ["--preheat", str(max(0, int(preheat)))]
     if max_kernels is not None:
         command += ["--max-kernels", str(int(max_kernels))]
     for name in allow_hosts:
@@ -200,9 +203,7 @@ def voila_command(
     return command
 
 
-def voila_args(
-    port: int, root: str | os.PathLike[str], *, preheat: bool = False, ip: str = HOST
-) -> list[str]:
+def voila_args(port: int, root: str | os.PathLike[str], *, ip: str = HOST) -> list[str]:
     """Voilà's own command-line arguments (used inside ``serve``)."""
     args = [
         "--no-browser",
@@ -219,11 +220,6 @@ def voila_args(
     # Only this server sets the header (``PageHandler``): Voilà used elsewhere (Binder) would
     # pass on whatever a visitor sent.
     args.append(f"--VoilaConfiguration.http_header_envs={CLIENT_ADDRESS_HEADER}")
-    if preheat:
-        args += [
-            "--VoilaConfiguration.preheat_kernel=True",
-            "--VoilaConfiguration.default_pool_size=1",
-        ]
     args.append(str(root))
     return args
 
@@ -302,7 +298,7 @@ def voila_json() -> dict[str, Any]:
 def _serve(
     port: int,
     root: str,
-    preheat: bool = False,
+    preheat: int = 0,
     max_kernels: int | None = None,
     allow_hosts: Sequence[str] = (),
     ip: str = HOST,
@@ -329,6 +325,7 @@ def _serve(
     )
 
     from canasta_teach import hardening
+    from canasta_teach.warmkernels import WarmKernels
 
     hardening.install_error_pages()
     cap = max_kernels if max_kernels is not None else hardening.kernel_budget()
@@ -374,7 +371,9 @@ def _serve(
         @property
         def kernel_manager(self) -> Any:
             manager = super().kernel_manager
-            return manager if self.slot is None else _CountedKernels(manager, slots, self.slot)
+            if self.slot is None:
+                return manager
+            return _CountedKernels(manager, slots, self.slot, warm[0] if warm else None)
 
         def _visitor(self) -> hardening.Visitor:
             # The browser is its _xsrf cookie's token (kept by the browser, the same in every
@@ -420,6 +419,7 @@ def _serve(
                 await manager.shutdown_kernel(kernel_id)
 
     app_instance: list[Any] = []
+    warm: list[WarmKernels] = []
 
     class CanastaVoila(Voila):  # type: ignore[misc]  # Voilà ships no types (see PageHandler)
         """Voilà without the directory tree page, the contents API and the login pages;
@@ -471,6 +471,20 @@ def _serve(
             # The kernel websocket tells the slots when a page sends a widget message.
             app.settings[hardening.SLOTS_SETTING] = slots
             app_instance.append(self)
+            if preheat > 0:
+                manager = self.kernel_manager
+                env = {
+                    "VOILA_PREHEAT": "False",
+                    "VOILA_BASE_URL": self.base_url,
+                    "VOILA_SERVER_URL": self.server_url,
+                    "VOILA_APP_PORT": str(self.port),
+                }
+                pool = WarmKernels(manager, slots, preheat, env=lambda: {**os.environ, **env})
+                pool.protect_from_culling()
+                warm.append(pool)
+                tornado.ioloop.IOLoop.current().add_callback(pool.fill)
+                # Room comes back when a learner leaves (a closed tab, a culled kernel): top up.
+                tornado.ioloop.PeriodicCallback(pool.fill, 2000).start()
             every = min(30.0, max(0.5, unattended / 4))
             tornado.ioloop.PeriodicCallback(cull_unattended, every * 1000).start()
             super().listen()
@@ -481,7 +495,7 @@ def _serve(
             raise tornado.web.HTTPError(403)
 
     try:
-        CanastaVoila.launch_instance(argv=voila_args(port, root, preheat=preheat, ip=ip))
+        CanastaVoila.launch_instance(argv=voila_args(port, root, ip=ip))
     finally:
         shutil.rmtree(data_dir, ignore_errors=True)
 
@@ -489,12 +503,15 @@ def _serve(
 class _CountedKernels:
     """The kernel manager as one page being rendered sees it: the kernel it starts gets an id
     chosen here, given to the page's slot first, so that the kernel counts from the moment it
-    is asked for (before the manager lists it) and is never counted twice (F22)."""
+    is asked for (before the manager lists it) and is never counted twice (F22). With warm
+    kernels (``--preheat``), the page takes a warm one when there is one, instead of starting a
+    kernel."""
 
-    def __init__(self, manager: Any, slots: Any, slot: Any) -> None:
+    def __init__(self, manager: Any, slots: Any, slot: Any, warm: Any = None) -> None:
         self._manager = manager
         self._slots = slots
         self._slot = slot
+        self._warm = warm
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._manager, name)
@@ -502,13 +519,22 @@ class _CountedKernels:
     async def start_kernel(self, **kwargs: Any) -> str:
         import uuid
 
+        if self._warm is not None:
+            taken = await self._warm.take(
+                kwargs.get("kernel_name", ""),
+                lambda kernel_id: self._slots.started(self._slot, kernel_id),
+                kwargs.get("path", ""),
+                kwargs.get("env") or {},
+            )
+            if taken is not None:
+                return str(taken)
         kernel_id = kwargs.pop("kernel_id", None) or str(uuid.uuid4())
         self._slots.started(self._slot, kernel_id)
         started = self._manager.start_kernel(kernel_id=kernel_id, **kwargs)
         return str(await started if inspect.isawaitable(started) else started)
 
     async def get_rendered_notebook(self, *args: Any, **kwargs: Any) -> Any:
-        # A pre-heated kernel (``--preheat``) was counted by the manager already.
+        # Voilà's own pre-heated kernels (not used by the app): counted by the manager already.
         rendered = await self._manager.get_rendered_notebook(*args, **kwargs)
         self._slots.started(self._slot, rendered[2])
         return rendered
@@ -555,12 +581,14 @@ def start_server(
     port: int,
     root: str | os.PathLike[str] | None = None,
     *,
-    preheat: bool = False,
+    preheat: int = 0,
     options: dict[str, Any] | None = None,
     **popen_kwargs: Any,
 ) -> ServerProcess:
     """Start :func:`voila_command` in a new process group (see :func:`stop_server`)."""
-    command = voila_command(port, root, preheat=preheat, **(options or {}))
+    options = dict(options or {})
+    options.setdefault("preheat", preheat)
+    command = voila_command(port, root, **options)
     # The server and its kernels keep their temporary files (kernel connection files with their
     # HMAC keys, the template copy) in a folder of this run, which stop_server removes even when
     # the server had to be killed (F15).
@@ -666,12 +694,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     run = sub.add_parser("run", help="serve the app and print its URL (the default)")
     lab = sub.add_parser("lab", help="open the lessons in JupyterLab and print its URL")
     serve = sub.add_parser("serve", help="run Voilà in this process (what voila_command runs)")
-    serve.add_argument("--preheat", action="store_true", help="pre-heated kernels")
     for p in (parser, run, serve, lab):
         p.add_argument("--port", type=int, default=default_port)
         p.add_argument("--root", default=None, help="folder to serve (default: lessons/)")
     env_cap = os.environ.get("CANASTA_MAX_KERNELS")
     for p in (parser, run, serve):
+        p.add_argument(
+            "--preheat",
+            type=int,
+            default=DEFAULT_PREHEAT,
+            metavar="N",
+            help="warm kernels kept ready (started, the widgets imported) so that the next page "
+            f"opens at once; each counts against --max-kernels and takes memory like an open "
+            f"lesson (0: none); default {DEFAULT_PREHEAT}",
+        )
         p.add_argument(
             "--max-kernels",
             type=int,
@@ -778,7 +814,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         path.write_text(json.dumps(voila_json(), indent=2) + "\n", encoding="utf-8")
         print(path)
         return 0
-    options = {"max_kernels": args.max_kernels, "allow_hosts": args.allow_host, "ip": args.ip}
+    options = {
+        "max_kernels": args.max_kernels,
+        "allow_hosts": args.allow_host,
+        "ip": args.ip,
+        "preheat": args.preheat,
+    }
     return _run(args.port, args.root, {**options, **_share_options(args)})
 
 

@@ -14,7 +14,8 @@ the widgets never import it):
 - :func:`kernel_budget` / :func:`busy_page` / :func:`error_page`: the kernel cap (F3) and the
   translated pages that replace a bare "500: Internal Server Error" (F16).
 - :class:`KernelSlots`: who holds the server's kernels, each counted once (F22), with a share
-  per address and per browser, and which of them no person has used for a while (F23).
+  per address and per browser, and which of them no person has used for a while (F23); spare
+  (warm) kernels count against the cap but never against a learner.
 - :func:`quiet_static_handler`: a file path that cannot name a file is a 404, never a 500 with a
   traceback in the log (F3/F16 leftovers).
 """
@@ -242,11 +243,13 @@ class KernelSlots:
         self._rendering: list[PageSlot] = []
         self._owners: dict[str, Visitor] = {}
         self._person_seen: dict[str, float] = {}
+        self._spares: set[str] = set()
 
     def _held(self, running: Iterable[str]) -> tuple[set[str], list[PageSlot]]:
-        """The kernels that count (running, or asked for by a page), and the pages whose kernel
-        is not asked for yet; kernels that are gone are forgotten."""
+        """The kernels that count (running, asked for by a page, or spares), and the pages whose
+        kernel is not asked for yet; kernels that are gone are forgotten."""
         kernels = set(running) | {s.kernel_id for s in self._rendering if s.kernel_id}
+        kernels |= self._spares
         for kernel_id in [k for k in self._owners if k not in kernels]:
             del self._owners[kernel_id]
             self._person_seen.pop(kernel_id, None)
@@ -256,7 +259,9 @@ class KernelSlots:
         """Why ``visitor`` may not open one more page now ("cap", "address" or "browser"), or
         None when they may. ``running``: the kernel manager's kernel ids."""
         kernels, waiting = self._held(running)
-        if len(kernels) + len(waiting) >= self.cap:
+        # A spare is the server's, not a learner's: a page at the cap takes one instead of
+        # starting a kernel (``canasta_teach.warmkernels``), so spares never turn anyone away.
+        if len(kernels - self._spares) + len(waiting) >= self.cap:
             return "cap"
         holders = [self._owners.get(k) for k in kernels] + [s.visitor for s in waiting]
         if self.per_address and self.per_address <= sum(
@@ -279,8 +284,30 @@ class KernelSlots:
         self._rendering.append(slot)
         return slot
 
+    # Spares (warm kernels, ``canasta_teach.warmkernels``): started before any page asks, owned
+    # by nobody until a page takes one (:meth:`started`), then its visitor's like any other.
+
+    def room_for_spare(self, running: Iterable[str]) -> bool:
+        """Whether one more spare fits under the cap, every kernel and waiting page counted
+        (spares included): spares only ever use room no learner holds."""
+        kernels, waiting = self._held(running)
+        return len(kernels) + len(waiting) + 1 <= self.cap
+
+    def add_spare(self, kernel_id: str) -> None:
+        """A spare is asked for, with this id: it counts from now on."""
+        self._spares.add(kernel_id)
+
+    def drop_spare(self, kernel_id: str) -> None:
+        """A spare failed or was shut down."""
+        self._spares.discard(kernel_id)
+
+    def is_spare(self, kernel_id: str) -> bool:
+        return kernel_id in self._spares
+
     def started(self, slot: PageSlot, kernel_id: str) -> None:
-        """The page's kernel is asked for, with this id: from now on the kernel counts."""
+        """The page's kernel is asked for, with this id (a new kernel, or a spare it takes):
+        from now on the kernel counts as its visitor's."""
+        self._spares.discard(kernel_id)
         slot.kernel_id = kernel_id
         self._owners[kernel_id] = slot.visitor
         self._person_seen[kernel_id] = self._clock()

@@ -208,6 +208,45 @@ def test_kernel_slots_name_kernels_no_person_used() -> None:
     assert slots.unattended(running, 60) == ["quiet", "busy"]
 
 
+def test_spare_kernels_use_only_room_no_learner_holds() -> None:
+    """Warm kernels (``--preheat``): a spare counts against the cap from the moment it is asked
+    for, is started only while there is room, never turns a learner away, and once a page takes
+    it, it is that visitor's, within their share (a visitor cannot drain spares past it)."""
+    slots = hardening.KernelSlots(3, per_address=2)
+    running: list[str] = []
+
+    def take(visitor: hardening.Visitor, kernel_id: str) -> None:  # a page served by a spare
+        page = slots.admit(visitor)
+        slots.started(page, kernel_id)
+        slots.rendered(page)
+
+    for n in range(3):
+        assert slots.room_for_spare(running)
+        slots.add_spare(f"spare-{n}")  # asked for: counted before the manager lists it
+    assert not slots.room_for_spare(running)  # three spares fill the cap of three
+    running += ["spare-0", "spare-1", "spare-2"]
+    visitor = hardening.Visitor("10.0.0.1")
+    for n in range(2):  # each page takes a spare: no kernel starts, the visitor holds it
+        assert slots.refusal(visitor, running) is None
+        take(visitor, f"spare-{n}")
+        assert not slots.is_spare(f"spare-{n}")
+    assert slots.held_by("10.0.0.1") == 2
+    assert slots.refusal(visitor, running) == "address"  # a spare is waiting, but not theirs
+    other = hardening.Visitor("10.0.0.2")
+    assert slots.refusal(other, running) is None
+    take(other, "spare-2")
+    assert slots.refusal(hardening.Visitor("10.0.0.3"), running) == "cap"
+    assert not slots.room_for_spare(running)
+    running.remove("spare-0")  # a learner left: room for one spare again
+    assert slots.room_for_spare(running)
+    slots.add_spare("spare-3")
+    assert not slots.room_for_spare(running)
+    # A learner is never refused for a spare: the page takes it instead.
+    assert slots.refusal(hardening.Visitor("10.0.0.3"), running) is None
+    slots.drop_spare("spare-3")  # failed to start: forgotten
+    assert slots.room_for_spare(running)
+
+
 def test_a_person_is_a_widget_message_in_any_framing() -> None:
     message = kernel_message("comm_msg", {"comm_id": "0" * 32, "data": {"method": "custom"}})
     info = kernel_message("kernel_info_request", {})
@@ -275,12 +314,16 @@ class Server:
         url = f"ws://127.0.0.1:{self.port}/api/kernels/{kernel_id}/channels"
         return websocket.create_connection(url, **options)
 
-    def shutdown_kernels(self) -> None:
+    def close_pages(self) -> None:
         """Close every page this test opened, as a closed tab does (Voilà's shutdown beacon)."""
         xsrf = next((c.value for c in self.cookies if c.name == "_xsrf"), "")
         for kernel_id in self.opened:
             self.get(f"/voila/api/shutdown/{kernel_id}", headers={"X-XSRFToken": xsrf}, data=b"")
         self.opened.clear()
+
+    def shutdown_kernels(self) -> None:
+        """Close every page this test opened; no kernel may outlive them."""
+        self.close_pages()
         deadline = time.monotonic() + 30
         while kernels_of(self.proc.pid) and time.monotonic() < deadline:
             time.sleep(0.2)
@@ -673,3 +716,45 @@ def _served_page(served: Server) -> bool:
         return True
     assert status == 429
     return False
+
+
+#: Prints what a page's kernel knows of itself: its process, folder and visitor's address.
+WHOAMI_NOTEBOOK = {
+    "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+               "source": "import os\nfrom canasta_teach.rooms.room import CLIENT_ADDRESS_ENV\n"
+                         "print('whoami', os.getpid(), os.getcwd(),"
+                         " os.environ.get(CLIENT_ADDRESS_ENV), 'end')"}],
+    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
+                                "name": "python3"}},
+    "nbformat": 4, "nbformat_minor": 5,
+}  # fmt: skip
+
+
+def test_warm_kernels_serve_pages_within_the_cap_and_the_visitors_share(tmp_path: Path) -> None:
+    """``--preheat 2``: a page takes a warm kernel (no kernel starts for it), which then runs in
+    the page's folder and knows the page's visitor; spares and pages together never pass the
+    cap, and one address gets no more than its share however many spares wait."""
+    from canasta_teach.app import link_site
+
+    notebooks = tmp_path / "notebooks"
+    notebooks.mkdir()
+    (notebooks / "whoami.ipynb").write_text(json.dumps(WHOAMI_NOTEBOOK))
+    site = link_site(tmp_path / "site", {"_who": notebooks})
+    with capped_server(tmp_path, 3, root=site, preheat=2, per_address=2) as served:
+        wait_until(lambda: len(kernels_of(served.proc.pid)) == 2, "two warm kernels")
+        spares = set(kernels_of(served.proc.pid))
+        _, body = served.page_kernel("/voila/render/_who/whoami.ipynb")
+        match = re.search(r"whoami (\d+) (\S+) (\S+) end", body)
+        assert match, body[-2000:]
+        assert int(match.group(1)) in spares  # a warm kernel, not a new one
+        assert Path(match.group(2)).resolve() == notebooks.resolve()
+        assert match.group(3) == "127.0.0.1"
+        wait_until(lambda: len(kernels_of(served.proc.pid)) == 3, "the pool refilled")
+        served.page_kernel("/voila/render/en/01-cards-values.ipynb")
+        assert len(kernels_of(served.proc.pid)) <= 3
+        status, _, _ = served.get(LESSON)  # a third page from this address: its share is 2
+        assert status == 429
+        time.sleep(3)  # no refill past the cap: two pages and one spare
+        assert len(kernels_of(served.proc.pid)) == 3
+        served.close_pages()
+        wait_until(lambda: len(kernels_of(served.proc.pid)) == 2, "back to two warm kernels")

@@ -1,0 +1,201 @@
+"""Warm kernels: kernels started before any page asks, so that a page (the next lesson above all)
+finds one ready (issue 22, item 4).
+
+A page's kernel used to start when the page was asked for: a new Python process, ipykernel,
+ipywidgets and ``canasta_teach.widgets`` imported, then the notebook run. That start is most of
+a lesson's time to interactive, and all of the difference between a lesson and a bare
+one-button page. :class:`WarmKernels` keeps ``size`` kernels started with the widgets imported
+(:data:`WARM_CODE`), for any page: a page that would start a kernel takes a warm one instead,
+which is then told the page's folder and request variables (:func:`page_setup_code`) and runs
+the notebook as a fresh kernel would. The pool is refilled a moment later.
+
+Why not Voilà's own pre-heated kernels (``preheat_kernel``)? They keep a pool per notebook,
+each kernel having run its notebook already: one kernel per page for every page that should be
+ready (81 notebooks here, 60 MB each), and a pooled kernel's environment is fixed when the pool
+is filled, so the visitor's address (``HTTP_X_CANASTA_CLIENT_ADDRESS``, by which rooms are
+counted) never reaches it. A warm kernel serves any page, and learns its page's variables when
+it is taken.
+
+The cap holds (``canasta_teach.hardening.KernelSlots``): a warm kernel is a *spare*, counted from
+the moment it is asked for; it is started only while the server has room for one more kernel,
+a learner never waits for a spare's room (a page at the cap takes the spare instead of starting
+a kernel), and a taken spare belongs to its page's visitor, within their share. Spares are never
+culled as idle or unattended (nobody owns them).
+
+This module imports nothing from Jupyter at import time (``canasta_teach.app`` stays light).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import json
+import logging
+import os
+import uuid
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Protocol
+
+log = logging.getLogger("canasta_teach.warmkernels")
+
+#: What a warm kernel runs before any page takes it: the imports every lesson makes, so that
+#: a lesson's first cell finds them loaded (their cost is most of a kernel's start).
+WARM_CODE = "import ipywidgets, canasta_teach.widgets"
+#: Seconds after a spare was taken before the pool starts its replacement: the page that took
+#: it is being drawn then, and a starting kernel would take the CPU it needs.
+REFILL_DELAY_S = 1.0
+#: How long a warm kernel may take to start and import (a busy machine: many seconds).
+START_TIMEOUT_S = 120.0
+KERNEL_NAME = "python3"
+
+
+class SpareSlots(Protocol):
+    """What the pool needs of ``canasta_teach.hardening.KernelSlots``."""
+
+    def room_for_spare(self, running: list[str]) -> bool: ...
+    def add_spare(self, kernel_id: str) -> None: ...
+    def drop_spare(self, kernel_id: str) -> None: ...
+    def is_spare(self, kernel_id: str) -> bool: ...
+
+
+def page_setup_code(cwd: str, variables: Mapping[str, str]) -> str:
+    """Python that moves a warm kernel to its page's folder and adds the page's variables
+    (request address, query string ...) to its environment, leaving no name behind."""
+    payload = json.dumps({"cwd": cwd, "env": dict(variables)})
+    return (
+        "(lambda os, data: (os.chdir(data['cwd']), os.environ.update(data['env'])))"
+        f"(__import__('os'), __import__('json').loads({payload!r}))"
+    )
+
+
+async def _maybe(value: Any) -> Any:
+    return await value if inspect.isawaitable(value) else value
+
+
+async def run_silently(manager: Any, kernel_id: str, code: str, timeout: float) -> None:
+    """Run ``code`` in a kernel of ``manager`` and wait for its reply (raise if it failed).
+    Silent: nothing of it goes to a page's output or history."""
+    kernel = manager.get_kernel(kernel_id)
+    client = kernel.client()
+    client.start_channels()
+    try:
+        await _maybe(client.wait_for_ready(timeout=timeout))
+        msg_id = client.execute(code, silent=True, store_history=False, allow_stdin=False)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            reply = await _maybe(client.get_shell_msg(timeout=max(0.1, deadline - loop.time())))
+            if reply.get("parent_header", {}).get("msg_id") == msg_id:
+                break
+        status = reply.get("content", {}).get("status")
+        if status != "ok":
+            raise RuntimeError(f"kernel {kernel_id} answered {status!r} to its set-up code")
+    finally:
+        client.stop_channels()
+
+
+class WarmKernels:
+    """Up to ``size`` spare kernels of ``manager`` (a Jupyter Server kernel manager), warmed
+    with :data:`WARM_CODE`, counted by ``slots``. Runs on the server's event loop: no locks."""
+
+    def __init__(
+        self,
+        manager: Any,
+        slots: SpareSlots,
+        size: int,
+        *,
+        env: Callable[[], dict[str, str]],
+        warm_code: str = WARM_CODE,
+        refill_delay: float = REFILL_DELAY_S,
+    ) -> None:
+        self.manager = manager
+        self.slots = slots
+        self.size = max(0, size)
+        self._env = env
+        self._warm_code = warm_code
+        self._refill_delay = refill_delay
+        self._spares: dict[str, asyncio.Task[bool]] = {}  # kernel id -> warmed (in order)
+        self._refill: asyncio.TimerHandle | None = None
+        self.taken = 0
+        self.missed = 0
+
+    def __len__(self) -> int:
+        return len(self._spares)
+
+    def fill(self) -> None:
+        """Start spares until there are ``size``, while the server has room for them."""
+        self._refill = None
+        while len(self._spares) < self.size and self.slots.room_for_spare(
+            list(self.manager.list_kernel_ids())
+        ):
+            kernel_id = str(uuid.uuid4())
+            self.slots.add_spare(kernel_id)
+            self._spares[kernel_id] = asyncio.ensure_future(self._warm(kernel_id))
+
+    def fill_later(self, delay: float | None = None) -> None:
+        if self.size and self._refill is None:
+            loop = asyncio.get_event_loop()
+            self._refill = loop.call_later(
+                self._refill_delay if delay is None else delay, self.fill
+            )
+
+    async def _warm(self, kernel_id: str) -> bool:
+        try:
+            started = self.manager.start_kernel(
+                kernel_id=kernel_id, kernel_name=KERNEL_NAME, path="", env=self._env()
+            )
+            await _maybe(started)
+            await run_silently(self.manager, kernel_id, self._warm_code, START_TIMEOUT_S)
+            return True
+        except Exception:
+            log.exception("a warm kernel failed to start")
+            self._forget(kernel_id)
+            with contextlib.suppress(Exception):
+                await _maybe(self.manager.shutdown_kernel(kernel_id, now=True))
+            return False
+
+    def _forget(self, kernel_id: str) -> None:
+        self._spares.pop(kernel_id, None)
+        self.slots.drop_spare(kernel_id)
+
+    async def take(
+        self, kernel_name: str, claim: Callable[[str], None], path: str, env: Mapping[str, str]
+    ) -> str | None:
+        """A warm kernel for a page, set up for its folder ``path`` (API path) and environment
+        ``env``, or None (no spare, or it failed: start a kernel as usual). ``claim(id)`` is
+        called first, before any await, so that the kernel is the page's from that moment."""
+        if kernel_name != KERNEL_NAME or not self._spares:
+            self.missed += 1
+            return None
+        kernel_id, warmed = next(iter(self._spares.items()))
+        del self._spares[kernel_id]
+        claim(kernel_id)  # the spare is the page's now (KernelSlots.started)
+        self.fill_later()
+        try:
+            if not await warmed or kernel_id not in self.manager:
+                raise RuntimeError("the warm kernel is gone")
+            variables = {k: v for k, v in env.items() if os.environ.get(k) != v}
+            code = page_setup_code(self.manager.cwd_for_path(path), variables)
+            await run_silently(self.manager, kernel_id, code, 30.0)
+        except Exception:
+            log.exception("a warm kernel could not be used; starting one for the page")
+            with contextlib.suppress(Exception):
+                await _maybe(self.manager.shutdown_kernel(kernel_id, now=True))
+            self.missed += 1
+            return None
+        self.taken += 1
+        log.info("page uses warm kernel %s (%d left)", kernel_id, len(self._spares))
+        return kernel_id
+
+    def protect_from_culling(self) -> None:
+        """Make the manager's idle culler pass over spares (nobody is connected to them)."""
+        cull: Callable[[str], Awaitable[Any]] = self.manager.cull_kernel_if_idle
+        slots = self.slots
+
+        async def cull_unless_spare(kernel_id: str) -> Any:
+            if slots.is_spare(kernel_id):
+                return None
+            return await _maybe(cull(kernel_id))
+
+        self.manager.cull_kernel_if_idle = cull_unless_spare
