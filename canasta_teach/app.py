@@ -48,9 +48,11 @@ from canasta_teach.rooms.room import CLIENT_ADDRESS_HEADER
 DEFAULT_PORT = 8866
 HOST = "127.0.0.1"
 START_PAGE = "index.ipynb"
-#: Warm kernels the launcher (``make app``) keeps ready (``--preheat``; issue 22): enough for
-#: one learner's "next lesson" and a second learner arriving in the same second.
-DEFAULT_PREHEAT = 2
+#: Warm kernels the launcher keeps ready (``--preheat``; issue 22). Off by default for now: a
+#: warm kernel shut down while it starts (Ctrl-C soon after the start) prints ipykernel's own
+#: traceback and its TCP warnings in the terminal that ``make app`` keeps to one line; 2 is the
+#: size measured in docs/deploy.md.
+DEFAULT_PREHEAT = 0
 #: Debian's Chromium, driven by Playwright's Python API in tests and benchmarks (never
 #: ``playwright install``: no browser download works here).
 CHROMIUM = "/usr/bin/chromium"
