@@ -30,9 +30,9 @@ from typing import Protocol
 
 from canasta_teach.engine import State
 
+from .hard import HardBot
 from .heuristics import Choice
 from .players import EasyBot, NormalBot
-from .search import HardBot
 
 
 class Bot(Protocol):
