@@ -111,13 +111,15 @@ class _Trials:
     already played and every refused run: plans that share their first moves (most of them:
     they differ in where a wild card goes) replay only what is new, and a plan that starts
     with a refused run is refused without playing it again.  The engine is deterministic,
-    so the answers are the ones playing each plan from scratch gives."""
+    so the answers are the ones playing each plan from scratch gives.  The first plan is
+    played without keeping anything: most answers come from it."""
 
     def __init__(self, state: State) -> None:
         self.state = state
         self.seat = state.current
         self.after: dict[tuple[Move, ...], State] = {}
         self.refused: dict[tuple[Move, ...], Reason | None] = {}
+        self.keep = False  # from the second plan on
 
     def goes_out(self, moves: Sequence[Move]) -> tuple[bool, Reason | None]:
         """(went out, the first refusal if any), as ``_goes_out`` says."""
@@ -128,12 +130,14 @@ class _Trials:
         while played and tuple(moves[:played]) not in self.after:
             played -= 1
         trial = (self.after[tuple(moves[:played])] if played else self.state).copy()
+        keep = self.keep
+        self.keep = True
         for i in range(played, len(moves)):
             verdict = trial.apply(moves[i])
             if not verdict.legal:
                 self.refused[tuple(moves[: i + 1])] = verdict.reason
                 return False, verdict.reason
-            if i + 1 < len(moves):
+            if keep and i + 1 < len(moves):
                 self.after[tuple(moves[: i + 1])] = trial.copy()
         return _went_out(trial, self.seat), None
 
