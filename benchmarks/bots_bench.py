@@ -16,7 +16,10 @@ against easy over ``--handfoot-games`` games and hard against normal over
 ``--handfoot-hard-games``, seats swapped, the same targets; ``--handfoot-games 0`` skips it.
 
     python -m benchmarks.bots_bench [--games 400] [--hard-games 60] [--workers 2] [--json]
-        [--handfoot-games 200] [--handfoot-hard-games 200]
+        [--handfoot-games 200] [--handfoot-hard-games 200] [--only hard-normal] [--players 4]
+
+Think times are CPU time of the deciding process (one core), so a busy machine does not
+inflate them.
 """
 
 from __future__ import annotations
@@ -44,11 +47,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--handfoot-games", type=int, default=200)
     parser.add_argument("--handfoot-hard-games", type=int, default=200)
+    parser.add_argument("--only", choices=[f"{a}-{b}" for a, b in PAIRS],
+                        help="play only this pair (e.g. hard-normal)")  # fmt: skip
+    parser.add_argument("--players", type=int, choices=(4, 2), action="append",
+                        help="Classic at these numbers of players only (repeatable)")  # fmt: skip
     args = parser.parse_args(argv)
+    pairs = [(a, b) for a, b in PAIRS if args.only in (None, f"{a}-{b}")]
     rows: list[dict[str, Any]] = []
     ok = True
-    for players in (4, 2):
-        for a, b in PAIRS:
+    for players in args.players or (4, 2):
+        for a, b in pairs:
             searching = "hard" in (a, b)
             games = args.hard_games if searching else args.games
             started = time.perf_counter()
@@ -57,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
             wall = time.perf_counter() - started
             ok &= _report(result, f"{players} players", wall, rows, {"players": players})
     if args.handfoot_games > 0:
-        for a, b in PAIRS:
+        for a, b in pairs:
             searching = "hard" in (a, b)
             games = args.handfoot_hard_games if searching else args.handfoot_games
             if games <= 0:
