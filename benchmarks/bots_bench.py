@@ -59,6 +59,8 @@ def main(argv: list[str] | None = None) -> int:
         for a, b in pairs:
             searching = "hard" in (a, b)
             games = args.hard_games if searching else args.games
+            if games <= 0:
+                continue
             started = time.perf_counter()
             result = duel(a, b, games, players=players, seed=f"bench{players}",
                           workers=args.workers if searching else 1)  # fmt: skip
