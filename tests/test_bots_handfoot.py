@@ -190,35 +190,3 @@ def test_hard_keeps_to_its_budget() -> None:
     state: State = states_reached("hf-budget", every=7, rounds=1)[6]
     bot.step(state)
     assert bot.simulations <= HF_LIMIT.worlds * HF_LIMIT.candidates
-
-
-def test_the_chance_of_a_pair_is_the_hypergeometric_tail() -> None:
-    from math import comb
-
-    from canasta_teach.bots.handfoot import pair_chance
-
-    for unseen, total, held in [(20, 200, 13), (5, 60, 11), (2, 30, 2), (1, 50, 10), (9, 9, 3)]:
-        none = comb(total - unseen, held) / comb(total, held)
-        one = unseen * comb(total - unseen, held - 1) / comb(total, held)
-        assert abs(pair_chance(unseen, total, held) - (1 - none - one)) < 1e-12
-    assert pair_chance(0, 100, 13) == 0.0 == pair_chance(20, 100, 1)
-
-
-def test_the_hard_player_counts_what_it_has_not_seen() -> None:
-    # Table.unseen: every natural rank's 20 cards (five decks) less those the seat sees.
-    for state in states_reached("hf-unseen", every=11, rounds=1):
-        seat = state.to_move
-        table = Table.of_view(player_view(state, seat))
-        hidden = [0] * len(table.unseen)
-        for other in range(4):
-            if other != seat:
-                for kind, n in enumerate(state.hands[other]):
-                    hidden[kind] += n - state.known[other][kind]
-        for foot in state.feet:
-            for kind, n in enumerate(foot):
-                hidden[kind] += n
-        for kind in state.stock + state.pile[:-1]:
-            hidden[kind] += 1
-        for kind in range(4, len(hidden)):
-            assert table.unseen[kind] == hidden[kind], (kind, table.unseen, hidden)
-        assert table.unseen_total == sum(hidden)

@@ -44,7 +44,7 @@ from canasta_teach.engine import (
     parse_kind,
 )
 from canasta_teach.engine.cards import NUM_KINDS, VALUES
-from canasta_teach.engine.handfoot import PILE_SIZE, HandFootState, deck_counts, score_team
+from canasta_teach.engine.handfoot import PILE_SIZE, HandFootState, score_team
 from canasta_teach.engine.moves import LayDown
 from canasta_teach.engine.rng import SplitMix64
 from canasta_teach.engine.view import player_view
@@ -95,12 +95,6 @@ class Table:
     #: into its hand) and the kinds it threw away this round, a bit each.
     next_pairs: frozenset[int] = frozenset()
     next_thrown: int = 0
-    #: Natural cards of each rank the seat has not seen (the decks' count less its hand, the
-    #: table, the pile's top and the cards seen going into other hands); the next player's
-    #: hand size; every card the seat has not seen.
-    unseen: tuple[int, ...] = (0,) * NUM_KINDS
-    next_held: int = 0
-    unseen_total: int = 0
 
     @property
     def team(self) -> int:
@@ -151,26 +145,6 @@ class Table:
         thrown = 0
         for token in view["thrown"].get(nxt, []):
             thrown |= 1 << int(parse_kind(token))
-
-        seen = list(counts)
-        for t in (0, 1):
-            for m in view["teams"][t]["melds"]:
-                seen[parse_kind(m["rank"])] += int(m["size"]) - int(m["wilds"])
-            for g in view["piles"][t]["groups"]:
-                seen[parse_kind(g["rank"])] += int(g["size"]) - int(g["wilds"])
-        for m in view["staged"]:
-            seen[parse_kind(m["rank"])] += int(m["size"]) - int(m["wilds"])
-        known_elsewhere = 0
-        for who, tokens in view["known"].items():
-            if who != view["seat"]:
-                known_elsewhere += len(tokens)
-                for token in tokens:
-                    seen[parse_kind(token)] += 1
-        if top is not None:
-            seen[parse_kind(top)] += 1
-        hidden = sum(int(view["hand_counts"][n]) for n in names if n != view["seat"])
-        hidden += sum(int(feet[n]["size"]) for n in names) + int(view["stock"])
-        hidden += int(view["pile"]["size"]) - (top is not None) - known_elsewhere
         return cls(
             hand=tuple(counts),
             seat=seat,
@@ -191,9 +165,6 @@ class Table:
             partner_in_foot=bool(feet[names[(seat + 2) % len(names)]]["in_foot"]),
             next_pairs=frozenset(k for k in range(NUM_KINDS) if known[k] >= 2),
             next_thrown=thrown,
-            unseen=_unseen(seen),
-            next_held=int(view["hand_counts"][nxt]),
-            unseen_total=hidden,
         )
 
     @classmethod
@@ -224,42 +195,7 @@ class Table:
                 k for k, n in enumerate(state.known[(seat + 1) % state.players]) if n >= 2
             ),
             next_thrown=state.thrown[(seat + 1) % state.players],
-            unseen=_unseen(_seen_in(state, seat)),
-            next_held=state.hand_size((seat + 1) % state.players),
-            unseen_total=sum(
-                state.hand_size(s) - sum(state.known[s]) for s in range(state.players) if s != seat
-            )
-            + sum(sum(foot) for foot in state.feet)
-            + len(state.stock)
-            + max(0, len(state.pile) - 1),
         )
-
-
-#: H-DECK-2: each natural rank of the five decks.
-_DECK = deck_counts(5)
-
-
-def _unseen(seen: Sequence[int]) -> tuple[int, ...]:
-    return tuple(max(0, _DECK[k] - seen[k]) if k >= FOUR else 0 for k in range(NUM_KINDS))
-
-
-def _seen_in(state: HandFootState, seat: int) -> list[int]:
-    """What ``Table.of_view`` counts as seen, read off a world the search dealt."""
-    seen = list(state.hands[seat])
-    for t in (0, 1):
-        for rank, g in state.melds[t].items():
-            seen[rank] += g.naturals
-        for g in state.piles[t]:
-            seen[g.rank] += g.naturals
-    for rank, g in state.staged.items():
-        seen[rank] += g.naturals
-    for other in range(state.players):
-        if other != seat:
-            for kind, n in enumerate(state.known[other]):
-                seen[kind] += n
-    if state.pile:
-        seen[state.pile[-1]] += 1
-    return seen
 
 
 def split(move: Meld | Add | TakePile) -> tuple[int, int, int, int]:
@@ -434,72 +370,6 @@ def normal_choice(t: Table, moves: Sequence[Move], w: HandFootWeights) -> Choice
         if play is not None:
             return play
     return best_discard(t, moves, w)
-
-
-def hard_choice(t: Table, moves: Sequence[Move], w: HandFootWeights) -> Choice:
-    """The hard player's own move (its search's prior): the normal player's, heading for the
-    foot first (``foot_first``) and weighing a discard by what it has seen
-    (``counted_discard``).  Rollouts play the normal player's moves for every seat."""
-    choice = foot_first(t, moves, w, normal_choice(t, moves, w))
-    if isinstance(choice.move, Discard):
-        return counted_discard(t, moves, w, choice)
-    return choice
-
-
-def foot_first(t: Table, moves: Sequence[Move], w: HandFootWeights, choice: Choice) -> Choice:
-    """The hard player heads for its foot first (H-FOOT-1: a hand used up brings the foot,
-    and going out needs both partners in theirs, H-OUT-1): once down and still in its hand,
-    a play that leaves at most the discard goes before anything else."""
-    if t.phase != "meld" or not t.our_down or t.in_foot:
-        return choice
-    held = sum(t.hand)
-    emptying = [m for m in [*_of(moves, Meld), *_of(moves, Add)] if held - len(m.cards) <= 1]
-    if not emptying or choice.move in emptying:
-        return choice
-    play = max(emptying, key=lambda m: (len(m.cards), -_wilds(m)))
-    return Choice(play, "hf_to_foot")
-
-
-def pair_chance(unseen: int, total: int, held: int) -> float:
-    """The chance that a hand of ``held`` cards dealt from ``total`` unseen cards, ``unseen``
-    of them of one rank, holds two or more of that rank (hypergeometric)."""
-    if unseen < 2 or held < 2 or total <= 0:
-        return 0.0
-    held = min(held, total)
-    none = one = 1.0
-    for i in range(held):  # C(total - unseen, held) / C(total, held)
-        none *= max(0, total - unseen - i) / (total - i)
-    for i in range(held - 1):  # held * unseen * C(total - unseen, held - 1) / C(total, held)
-        one *= max(0, total - unseen - i) / (total - 1 - i)
-    one *= held * unseen / total
-    return max(0.0, 1.0 - none - one)
-
-
-#: What a pickup the discard hands the next player is worth to that team, a card (points).
-FEED_CARD_POINTS = 25.0
-
-
-def counted_discard(t: Table, moves: Sequence[Move], w: HandFootWeights, choice: Choice) -> Choice:
-    """The normal player's discard weighing, plus what the seat counts: the chance the next
-    player holds a natural pair of the card's rank (H-PILE-1), from the cards of that rank it
-    has not seen, times what the pickup would bring."""
-    discards = _of(moves, Discard)
-    take = min(t.pile_size + 1, 7)
-
-    def score(d: Discard) -> tuple[float, int]:
-        card = int(d.card)
-        value = discard_value(card, t, w)
-        if card >= FOUR and card not in t.next_pairs:
-            risk = pair_chance(t.unseen[card], t.unseen_total, t.next_held)
-            value -= risk * FEED_CARD_POINTS * take
-        return value, card
-
-    best = max(discards, key=score)
-    if best == choice.move:
-        return choice
-    card = int(best.card)
-    why = "discard_black_three" if card == BLACK3 else "safe_discard"
-    return Choice(best, why, {"card": card})
 
 
 def best_discard(t: Table, moves: Sequence[Move], w: HandFootWeights) -> Choice:
@@ -758,7 +628,7 @@ class HandFootSearch:
 
     def prior(self, state: State) -> Choice:
         view, moves = _view_and_moves(state)
-        return hard_choice(Table.of_view(view), moves, self.weights)
+        return normal_choice(Table.of_view(view), moves, self.weights)
 
     def policy(self, world: State) -> Move:
         assert isinstance(world, HandFootState)
