@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -180,3 +182,34 @@ def test_the_no_peeking_check_catches_a_bot_that_peeks() -> None:
         worlds = [determinize(state, seat, SplitMix64(f"w{i}")) for i in range(4)]
         caught += len({Peeker().step(w).move for w in [state, *worlds]}) > 1
     assert caught > 0
+
+
+def import_cycles(graph: Any, package: str) -> list[tuple[str, str]]:
+    """Pairs of modules inside ``package`` that import each other, directly or through other
+    modules (function-level imports included), in a grimp graph (import-linter's)."""
+    inside = sorted(graph.find_children(package))
+    return [(a, b) for i, a in enumerate(inside) for b in inside[i + 1 :]
+            if graph.chain_exists(a, b) and graph.chain_exists(b, a)]  # fmt: skip
+
+
+def test_no_import_cycle_inside_the_bots() -> None:
+    # The search is written once (bots.search) and knows no variant; the variants' sides
+    # (bots.classic, bots.handfoot) and the hard player (bots.hard) import it, never back.
+    import grimp
+
+    graph = grimp.build_graph("canasta_teach")
+    assert import_cycles(graph, "canasta_teach.bots") == []
+    assert graph.chain_exists("canasta_teach.bots.hard", "canasta_teach.bots.search")
+
+
+def test_the_cycle_check_finds_a_cycle() -> None:
+    import grimp
+
+    graph = grimp.ImportGraph()
+    for module in ("p", "p.a", "p.b", "p.c"):
+        graph.add_module(module)
+    graph.add_import(importer="p.a", imported="p.b")
+    graph.add_import(importer="p.b", imported="p.c")
+    assert import_cycles(graph, "p") == []
+    graph.add_import(importer="p.c", imported="p.a")  # p.a -> p.b -> p.c -> p.a
+    assert import_cycles(graph, "p") == [("p.a", "p.b"), ("p.a", "p.c"), ("p.b", "p.c")]

@@ -21,15 +21,16 @@ import pytest
 from canasta_teach.bots import BOTS, find_bot
 from canasta_teach.bots.arena import play_game
 from canasta_teach.bots.handfoot import (
+    HANDFOOT_SEARCH,
+    HF_LIMIT,
     HF_SHARED_WHY_CODES,
     HF_WHY_CODES,
-    HandFootHard,
     Table,
-    canonical,
     rollout_move,
 )
+from canasta_teach.bots.hard import HardBot
 from canasta_teach.bots.heuristics import WHY_CODES
-from canasta_teach.bots.search import HardBot
+from canasta_teach.bots.search import canonical
 from canasta_teach.engine import Discard, Phase, State
 from canasta_teach.engine.determinize import determinize
 from canasta_teach.engine.game import Game
@@ -116,7 +117,10 @@ def test_worlds_deal_the_feet_again() -> None:
     assert any(w.feet[seat] != state.feet[seat] for w in worlds)
     assert all(w.card_total() == state.card_total() for w in worlds)
     # Canonical: two states that look the same from the seat give the same root.
-    assert canonical(worlds[0], seat).snapshot() == canonical(worlds[1], seat).snapshot()
+    feet = HANDFOOT_SEARCH.face_down
+    assert (
+        canonical(worlds[0], seat, feet).snapshot() == canonical(worlds[1], seat, feet).snapshot()
+    )
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -182,8 +186,7 @@ def test_normal_lays_down_and_discards_in_a_first_turn() -> None:
 
 
 def test_hard_keeps_to_its_budget() -> None:
-    bot = HandFootHard(seed=1)
+    bot = HardBot(seed=1)
     state: State = states_reached("hf-budget", every=7, rounds=1)[6]
     bot.step(state)
-    limit = bot.limit
-    assert bot.simulations <= limit.worlds * limit.candidates
+    assert bot.simulations <= HF_LIMIT.worlds * HF_LIMIT.candidates

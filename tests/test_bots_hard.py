@@ -1,5 +1,5 @@
-"""The hard computer player (canasta_teach.bots.search): legal, blind to hidden cards,
-deterministic, within its budget, and explained.
+"""The hard computer player (canasta_teach.bots.hard, .search, .classic): legal, blind to
+hidden cards, deterministic, within its budget, and explained.
 
 - In seeded hands at 4 and 2 players and in random positions, hard only plays legal moves.
 - No peeking: at states reached in play, worlds that look the same from the seat to move but
@@ -18,16 +18,10 @@ from hypothesis import strategies as st
 
 from canasta_teach.bots import BOTS, find_bot
 from canasta_teach.bots.arena import play_game
+from canasta_teach.bots.classic import evaluate, rollout_move
+from canasta_teach.bots.hard import HardBot
 from canasta_teach.bots.heuristics import WHY_CODES
-from canasta_teach.bots.search import (
-    HardBot,
-    SearchLimit,
-    canonical,
-    evaluate,
-    least_squares,
-    rollout_move,
-    sample_worlds,
-)
+from canasta_teach.bots.search import SearchLimit, canonical, least_squares, sample_worlds
 from canasta_teach.engine import CLASSIC2, CLASSIC4, Draw, RuleSet, State
 from canasta_teach.engine.determinize import determinize
 from canasta_teach.engine.game import Game

@@ -15,12 +15,14 @@ the same move for the same seed.  Each bot is deterministic given its seed.
 Levels are data (:data:`BOTS`), like ``engine.rules.PRESETS``; ``find_bot`` raises
 ``ValueError`` for an unknown name.  "easy" and "normal" are heuristic players
 (``players``); "hard" searches: it plays the normal player's moves out in worlds dealt again
-from what it sees and keeps the move that comes out best (``search``; a few tens of
+from what it sees and keeps the move that comes out best (``hard``: one search, ``search``,
+with each variant's policy and evaluation, ``classic`` and ``handfoot``; a few tens of
 milliseconds a decision).
 
 The same bots play Hand and Foot: ``step`` hands a state whose ``rules.family`` is
 "handfoot" to the level's Hand and Foot player (``handfoot``: ``HandFootEasy``,
-``HandFootNormal``, ``HandFootHard``), so a table needs no branch per variant.
+``HandFootNormal``; the hard player's search with ``HandFootSearch``), so a table needs no
+branch per variant.
 """
 
 from __future__ import annotations
@@ -30,9 +32,9 @@ from typing import Protocol
 
 from canasta_teach.engine import State
 
+from .hard import HardBot
 from .heuristics import Choice
 from .players import EasyBot, NormalBot
-from .search import HardBot
 
 
 class Bot(Protocol):

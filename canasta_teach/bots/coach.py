@@ -16,10 +16,11 @@ from the learner's view get the same warnings, notes and judgements.
 - ``judge(state, seat, played)`` and ``review(decisions, seat)``: after a hand, the (up to)
   three decisions that cost the learner most, each measured by the hard player's search: the
   learner's move and the hard player's candidates played on in the same worlds dealt again
-  from the learner's view (common random numbers, as ``search.HardBot`` does), the cost the
-  mean difference to the best, kept only when clear (``z`` standard errors and ``margin``
-  points).  Each names the common mistake it is, where it is one (the Urdu rules page's list
-  and the Hand and Foot tips), only when the facts say so.
+  from the learner's view by the hard player's own search (``search.Search``: common random
+  numbers, the cost the mean difference to the best, kept only when clear by its margin rule,
+  ``z`` standard errors and ``margin`` points).  Each names the common mistake it is, where
+  it is one (the Urdu rules page's list and the Hand and Foot tips), only when the facts
+  say so.
 
 Budgets are counted in worlds, never seconds, so a review is the same on any machine;
 ``benchmarks/coach_bench.py`` measures its time (a hand's review, a warning) and what its
@@ -50,7 +51,9 @@ from canasta_teach.engine.rng import SplitMix64, seed_to_int
 from canasta_teach.engine.view import player_view
 
 from .claims import Claim, claims_for, next_may_take, said
+from .hard import search_game
 from .heuristics import first_meld_within_reach
+from .search import Search, margin_rule
 
 JOKER, TWO, RED3, BLACK3 = 0, 1, 2, 3
 #: A pile of fewer cards is not worth a warning (the next player gains little).
@@ -184,9 +187,9 @@ class CoachLimit:
     margin: float = 15.0  # ... and by this many points
 
 
-#: Hand and Foot's rounds are long and its rollouts slower: fewer worlds and candidates keep a
-#: round's review within the same time as a Classic hand's.
-HANDFOOT_LIMIT = CoachLimit(worlds=10, candidates=3)
+#: The review's budget by rule family: Hand and Foot's rounds are long and its rollouts slower,
+#: so fewer worlds and candidates keep a round's review within the same time as a Classic hand's.
+COACH_LIMITS = {"classic": CoachLimit(), "handfoot": CoachLimit(worlds=10, candidates=3)}
 
 
 @dataclass(frozen=True)
@@ -207,64 +210,33 @@ def _seed(view: dict[str, Any]) -> int:
 
 def judge(state: State, seat: int, played: Move, limit: CoachLimit | None = None) -> Judgement:
     """The learner's ``played`` move at ``state`` against the hard player's candidates, over
-    the same worlds dealt again from the learner's view."""
+    the same worlds dealt again from the learner's view, by the hard player's own search
+    (``search.Search``: its worlds, rollouts and margin rule)."""
     from . import find_bot
 
-    handfoot = isinstance(state, HandFootState)
-    limit = limit or (HANDFOOT_LIMIT if handfoot else CoachLimit())
+    game = search_game(state.rules)
+    limit = limit or COACH_LIMITS.get(state.rules.family, CoachLimit())
     moves = state.legal_moves()
     view = player_view(state, seat)
     normal = find_bot("normal", seed=seed_to_int(_seed(view))).step(state).move
-    candidates = _candidates(state, moves, normal, played, limit.candidates, handfoot)
+    candidates = [played]
+    for move in game.review_candidates(state, moves, normal, limit.candidates + 1):
+        if move not in candidates and len(candidates) < limit.candidates + 1:
+            candidates.append(move)
     if len(candidates) == 1:
         return Judgement(played, played, 0.0, 0)
-    rng = SplitMix64(_seed(view))
-    if handfoot:
-        from .handfoot import HandFootLimit
-        from .handfoot import rollout as hf_rollout
-        from .handfoot import sample_worlds as hf_worlds
-
-        assert isinstance(state, HandFootState)
-        worlds = hf_worlds(state, seat, rng, limit.worlds)
-        hf_limit = HandFootLimit()
-
-        def play_on(world: State) -> float:
-            assert isinstance(world, HandFootState)
-            return hf_rollout(world, seat, hf_limit)
-    else:
-        from .search import LIMITS, SearchLimit, rollout, sample_worlds
-
-        worlds = sample_worlds(state, seat, rng, limit.worlds)
-        search_limit = LIMITS.get(state.players, SearchLimit())
-
-        def play_on(world: State) -> float:
-            return rollout(world, seat, search_limit)
-
-    if state.phase is Phase.ANSWER and not handfoot:
+    search = Search(game, game.limit(state.players))
+    worlds = search.worlds(state, seat, SplitMix64(_seed(view)), limit.worlds)
+    if state.phase is Phase.ANSWER and not isinstance(state, HandFootState):
         # The partner asked "may I go out?" (C-ASK-1): a player asks only when it can, so the
         # worlds give the asker a hand that goes out (the question is public information).
         asker = state.current
         fitted = [_fit_asker(world, asker, SplitMix64(_seed(view) + i))
                   for i, world in enumerate(worlds)]  # fmt: skip
         worlds = [w for w in fitted if w is not None] or worlds
-    values = []
-    for move in candidates:
-        row = []
-        for world in worlds:
-            sim = world.copy()
-            sim.play(move)
-            row.append(play_on(sim))
-        values.append(row)
-    n = len(worlds)
-    base = values[0]  # the learner's move
-    best, best_gain = 0, 0.0
-    for i in range(1, len(candidates)):
-        diffs = [a - b for a, b in zip(values[i], base, strict=True)]
-        mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
-        if mean - limit.z * (var / n) ** 0.5 - limit.margin > 0 and mean > best_gain:
-            best, best_gain = i, mean
-    return Judgement(played, candidates[best], best_gain, n)
+    values = search.values(worlds, candidates, seat)
+    best, gain = margin_rule(values, limit.z, limit.margin)
+    return Judgement(played, candidates[best], gain if best else 0.0, len(worlds))
 
 
 def _fit_asker(world: State, asker: int, rng: SplitMix64) -> State | None:
@@ -332,24 +304,6 @@ def _fit_asker(world: State, asker: int, rng: SplitMix64) -> State | None:
     trial = fitted.copy()
     trial.play(Answer(True))
     return fitted if going_out_plan(trial) is not None else None
-
-
-def _candidates(state: State, moves: list[Move], normal: Move, played: Move, cap: int,
-                handfoot: bool) -> list[Move]:  # fmt: skip
-    """The learner's move first, then the hard player's candidates (the normal player's move
-    first): the moves worth comparing at this decision."""
-    out: list[Move] = [played]
-    if handfoot:
-        pool: list[Move] = [normal, *(m for m in moves if isinstance(m, TakePile))]
-        pool += [m for m in moves if isinstance(m, Discard)][:3]
-    else:
-        from .search import HardBot
-
-        pool = HardBot(0).candidates(state, moves, normal, cap + 1)
-    for move in pool:
-        if move not in out and len(out) < cap + 1:
-            out.append(move)
-    return out
 
 
 # ---------------------------------------------------------------------------- the review

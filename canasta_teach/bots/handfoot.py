@@ -1,6 +1,6 @@
 """Computer players for Hand and Foot (``H-*`` rules), on one seat's view only.
 
-The three levels play the variant as the Classic ones play Classic (``players``, ``search``),
+The three levels play the variant as the Classic ones play Classic (``players``, ``hard``),
 and ``find_bot``'s bots hand a Hand and Foot state to these (``state.rules.family``):
 
 - **Easy** (:class:`HandFootEasy`) is an eager beginner: it takes the pile whenever it may,
@@ -14,11 +14,10 @@ and ``find_bot``'s bots hand a Hand and Foot state to these (``state.rules.famil
   to reach its foot (``H-FOOT-1``) and goes out when the team may (``H-OUT-1``); it keeps pairs
   (they take the pile, ``H-PILE-1``), sets groups aside before the draw when that lets it take
   the pile for its first meld, and throws a black three when the pile is big (``H-BLK-1``).
-- **Hard** (:class:`HandFootHard`) searches: at the draw (the stock or the pile) it plays the
-  normal player's candidate moves out in worlds dealt again from what it sees
-  (``engine.determinize``, every face-down foot included), the normal policy playing every
-  seat until its turn comes round again, and keeps the normal move unless another is clearly
-  better in the same worlds.  Its budget is counted in worlds, never in seconds.
+- **Hard** is the one search (``search.Search``, run by ``hard.HardBot``) with this variant's
+  side of it, :class:`HandFootSearch`: the normal player's candidate moves played out in
+  worlds dealt again from what it sees (``engine.determinize``, every face-down foot
+  included), the normal policy playing every seat, valued by ``evaluate``.
 
 Every level reads the real state only through ``player_view(state, seat)``,
 ``state.legal_moves()`` and (hard) ``determinize``.  The policies work on :class:`Table`, the
@@ -28,8 +27,6 @@ numbers straight off the world (a test holds the two equal).
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Sequence
 from dataclasses import astuple, dataclass, fields
 from typing import Any
@@ -47,14 +44,13 @@ from canasta_teach.engine import (
     parse_kind,
 )
 from canasta_teach.engine.cards import NUM_KINDS, VALUES
-from canasta_teach.engine.determinize import determinize
 from canasta_teach.engine.handfoot import PILE_SIZE, HandFootState, score_team
 from canasta_teach.engine.moves import LayDown
-from canasta_teach.engine.rng import SplitMix64, seed_to_int
+from canasta_teach.engine.rng import SplitMix64
 from canasta_teach.engine.view import player_view
 
-from .claims import Claim
 from .heuristics import Choice
+from .search import SearchLimit, fit_report, view_rng
 
 JOKER, TWO, RED3, BLACK3, FOUR = 0, 1, 2, 3, 4
 NATURAL_RANKS = tuple(range(FOUR, NUM_KINDS))
@@ -501,13 +497,6 @@ def easy_choice(t: Table, moves: Sequence[Move], rng: SplitMix64) -> Choice:
 # --------------------------------------------------------------------------- the players
 
 
-def _rng_from_view(seed: int | str, view: dict[str, Any]) -> SplitMix64:
-    """A generator for one decision, from the seed and everything the seat sees."""
-    text = json.dumps(view, sort_keys=True, ensure_ascii=True)
-    digest = hashlib.sha256(f"{seed_to_int(seed)}|{text}".encode()).digest()
-    return SplitMix64(int.from_bytes(digest[:8], "big"))
-
-
 def _view_and_moves(state: State) -> tuple[dict[str, Any], list[Move]]:
     moves = state.legal_moves()
     if not moves:
@@ -525,7 +514,7 @@ class HandFootEasy:
 
     def step(self, state: State) -> Choice:
         view, moves = _view_and_moves(state)
-        return easy_choice(Table.of_view(view), moves, _rng_from_view(self.seed, view))
+        return easy_choice(Table.of_view(view), moves, view_rng(self.seed, view))
 
 
 class HandFootNormal:
@@ -545,16 +534,8 @@ class HandFootNormal:
 # --------------------------------------------------------------------------- hard
 
 
-@dataclass(frozen=True)
-class HandFootLimit:
-    """How much the hard player searches: worlds and candidates, never seconds."""
-
-    worlds: int = 10
-    candidates: int = 4
-    horizon: int = 1  # rollouts stop when our turn has come round this many times
-    max_moves: int = 200
-    z: float = 1.0  # another move must beat the normal one by z standard errors ...
-    margin: float = 15.0  # ... and by this many points
+#: The hard player's budget (``search.SearchLimit``): rounds are long, so one turn round.
+HF_LIMIT = SearchLimit(worlds=10, candidates=4, horizon=1, max_moves=200, z=1.0, margin=15.0)
 
 
 _WEIGHTS = HandFootWeights()
@@ -635,126 +616,42 @@ def evaluate(world: HandFootState, team: int, weights: HandFootEval | None = Non
     return float(sum(w * x for w, x in zip(row, features(world, team), strict=True)))
 
 
-def rollout(world: HandFootState, seat: int, limit: HandFootLimit) -> float:
-    rounds = 0
-    away = False
-    for _ in range(limit.max_moves):
-        if world.is_over:
-            break
-        if world.current != seat:
-            away = True
-        elif away:
-            rounds += 1
-            if rounds >= limit.horizon:
-                break
-            away = False
-        world.play(rollout_move(world))
-    return evaluate(world, seat % 2)
+class HandFootSearch:
+    """Hand and Foot as ``search.SearchGame``: the normal player's policy, ``evaluate``, and
+    the feet as face-down cards dealt again with the other hidden cards."""
 
+    def __init__(self, weights: HandFootWeights | None = None) -> None:
+        self.weights = weights or _WEIGHTS
 
-def canonical(state: HandFootState, seat: int) -> HandFootState:
-    """``state`` with every card ``seat`` cannot see (the other hands, every face-down foot,
-    the stock) put in a fixed order, sizes kept: two states that look the same from ``seat``
-    give the same worlds for the same generator."""
-    world = state.copy()
-    others = [s for s in range(state.players) if s != seat]
-    unseen = [0] * NUM_KINDS
-    for other in others:
-        known = state.known[other]  # seen going into that hand: it stays there
-        for kind, count in enumerate(world.hands[other]):
-            unseen[kind] += count - known[kind]
-    for foot in world.feet:
-        for kind, count in enumerate(foot):
-            unseen[kind] += count
-    for kind in world.stock:
-        unseen[kind] += 1
-    cards = [kind for kind in range(NUM_KINDS) for _ in range(unseen[kind])]
-    at = 0
+    def limit(self, players: int) -> SearchLimit:
+        return HF_LIMIT
 
-    def take(size: int) -> list[int]:
-        nonlocal at
-        counts = [0] * NUM_KINDS
-        for kind in cards[at : at + size]:
-            counts[kind] += 1
-        at += size
-        return counts
-
-    for other in others:
-        known = state.known[other]
-        dealt = take(state.hand_size(other) - sum(known))
-        world.hands[other] = [a + b for a, b in zip(known, dealt, strict=True)]
-    for owner in range(state.players):
-        world.feet[owner] = take(state.foot_size(owner))
-    world.stock = cards[at:]
-    return world
-
-
-def sample_worlds(state: HandFootState, seat: int, rng: SplitMix64, count: int) -> list[State]:
-    root = canonical(state, seat)
-    return [determinize(root, seat, rng) for _ in range(count)]
-
-
-class HandFootHard:
-    """Determinized search over the normal player's moves, for Hand and Foot."""
-
-    name = "hard"
-
-    def __init__(self, seed: int | str = 0, limit: HandFootLimit | None = None) -> None:
-        self.seed = seed
-        self.limit = limit or HandFootLimit()
-        self.normal = HandFootNormal(seed)
-        self.simulations = 0
-
-    def step(self, state: State) -> Choice:
-        if not isinstance(state, HandFootState):
-            raise TypeError("a Hand and Foot state is needed")
-        seat = state.to_move
+    def prior(self, state: State) -> Choice:
         view, moves = _view_and_moves(state)
-        table = Table.of_view(view)
-        base = normal_choice(table, moves, self.normal.weights)
-        candidates = self.candidates(table, moves, base.move)
-        if len(candidates) == 1:
-            return base
-        limit = self.limit
-        worlds = sample_worlds(state, seat, _rng_from_view(self.seed, view), limit.worlds)
-        values: list[list[float]] = []
-        for move in candidates:
-            row = []
-            for world in worlds:
-                sim = world.copy()
-                assert isinstance(sim, HandFootState)
-                sim.play(move)
-                row.append(rollout(sim, seat, limit))
-            values.append(row)
-        self.simulations += len(candidates) * len(worlds)
-        best, best_score, gain = 0, 0.0, 0.0
-        n = len(worlds)
-        for i in range(1, len(candidates)):
-            diffs = [a - b for a, b in zip(values[i], values[0], strict=True)]
-            mean = sum(diffs) / n
-            var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
-            score = mean - limit.z * (var / n) ** 0.5 - limit.margin
-            if score > best_score:
-                best, best_score, gain = i, score, mean
-        if best == 0:
-            return base
-        move = candidates[best]
-        if isinstance(move, TakePile):
-            return Choice(move, "take_pile", {"size": table.take_count})
-        if isinstance(move, Draw):
-            return Choice(move, "draw")
-        margin = max(10, round(gain / 10) * 10)
-        facts = {"worlds": n, "margin": margin}
-        return Choice(move, "searched", facts, (Claim("searched", facts),))
+        return normal_choice(Table.of_view(view), moves, self.weights)
 
-    def candidates(self, t: Table, moves: Sequence[Move], prior: Move) -> list[Move]:
+    def policy(self, world: State) -> Move:
+        assert isinstance(world, HandFootState)
+        return rollout_move(world)
+
+    def evaluate(self, world: State, team: int) -> float:
+        assert isinstance(world, HandFootState)
+        return evaluate(world, team)
+
+    def face_down(self, world: State) -> list[list[int]]:
+        assert isinstance(world, HandFootState)
+        return world.feet  # every foot still face down, the seat's own too (H-DEAL-1)
+
+    def take_size(self, state: State) -> int:
+        return int(player_view(state, state.to_move)["take_count"])
+
+    def candidates(self, state: State, moves: list[Move], prior: Move, cap: int) -> list[Move]:
         """The moves worth searching, the normal player's first: at the draw, the stock and
         the pickups (``H-TURN-1``, ``H-PILE-1``).  Elsewhere the normal player's move stands:
         searching the discards too made the player weaker against the normal one in the
         bench's games (the evaluation cannot yet tell discards apart over one turn round)."""
-        cap = self.limit.candidates
         out: list[Move] = [prior]
-        if t.phase != Phase.DRAW.value or isinstance(prior, Meld):
+        if state.phase is not Phase.DRAW or isinstance(prior, Meld):
             return out  # setting aside to take the pile: the normal player's plan
         for move in [
             Draw(),
@@ -763,6 +660,20 @@ class HandFootHard:
             if move not in out and len(out) < cap and move in moves:
                 out.append(move)
         return out
+
+    def review_candidates(
+        self, state: State, moves: list[Move], prior: Move, cap: int
+    ) -> list[Move]:
+        """The normal move, the pickups and the first discards: a review judges discards too."""
+        pool: list[Move] = [prior, *_of(moves, TakePile), *_of(moves, Discard)[:3]]
+        out: list[Move] = []
+        for move in pool:
+            if move not in out and len(out) < cap:
+                out.append(move)
+        return out
+
+
+HANDFOOT_SEARCH = HandFootSearch()
 
 
 # --------------------------------------------------------------------------- fitting
@@ -791,22 +702,12 @@ def training_rows(rounds: int, seed: str = "hf-fit") -> list[tuple[list[float], 
 def main(argv: Sequence[str] | None = None) -> int:
     import argparse
 
-    from .search import least_squares
-
     parser = argparse.ArgumentParser(description="Fit the Hand and Foot evaluation weights.")
     parser.add_argument("command", choices=["fit"])
     parser.add_argument("--rounds", type=int, default=400)
     args = parser.parse_args(argv)
     rows = training_rows(args.rounds)
-    weights = least_squares(rows)
-    mean = sum(y for _, y in rows) / len(rows)
-    total = sum((y - mean) ** 2 for _, y in rows)
-    error = sum((y - sum(w * v for w, v in zip(weights, [*x, 1.0], strict=True))) ** 2
-                for x, y in rows)  # fmt: skip
-    print(f"{len(rows)} positions from {args.rounds} rounds, R^2 {1 - error / total:.3f}")
-    print("HandFootEval(" + ", ".join(f"{w:.2f}" for w in weights[:-1]) + ")")
-    for name, w in zip(HF_FEATURES, weights, strict=False):
-        print(f"  {name:12} {w:9.2f}")
+    fit_report(rows, HF_FEATURES, f"{args.rounds} rounds", "HandFootEval")
     return 0
 
 

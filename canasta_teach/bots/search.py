@@ -1,92 +1,61 @@
-"""The hard computer player: the normal player's moves, searched over dealt-again worlds.
+"""The hard players' search, written once for every variant.
 
-At a decision with more than one move worth weighing, the hard player
+At a decision with more than one move worth weighing, a :class:`Search`
 
-1. lists a few **candidate moves** in the normal player's order of preference (its choice
-   first, then other discards, plays, the pile or the stock, going out);
-2. deals the cards it cannot see again, ``SearchLimit.worlds`` times
+1. takes a few **candidate moves** from the variant (``SearchGame.candidates``), the normal
+   player's move first (``SearchGame.prior``);
+2. deals the cards the seat cannot see again, ``SearchLimit.worlds`` times
    (``engine.determinize``, from a canonical arrangement of the hidden cards, so the worlds
    depend only on what the seat sees and on the seed);
-3. in every world plays each candidate, then lets the normal player's policy play on for
-   every seat (``rollout_move``) until its own turn has come round ``SearchLimit.horizon``
+3. in every world plays each candidate, then lets the variant's policy play on for every
+   seat (``SearchGame.policy``) until the seat's turn has come round ``SearchLimit.horizon``
    times or the hand is over;
-4. scores the position reached for its team: the hand's real score difference when the hand
-   is over, otherwise a linear evaluation (``EvalWeights``) fitted to the end-of-hand score
-   differences of normal players' hands (``python -m canasta_teach.bots.search fit``);
+4. scores the position reached for the seat's team with the variant's evaluation
+   (``SearchGame.evaluate``: the real score difference when the hand is over, an estimate
+   otherwise);
 5. keeps the normal player's move unless another candidate beats it in the same worlds by
-   ``SearchLimit.z`` standard errors and ``SearchLimit.margin`` points (common random
-   numbers: every candidate meets the same worlds, so their difference is measured, not
-   their noisy values).
+   ``SearchLimit.z`` standard errors and ``SearchLimit.margin`` points (``margin_rule``:
+   common random numbers, every candidate meets the same worlds, so their difference is
+   measured, not their noisy values).
 
-The budget is counted in worlds and candidates, never in seconds, so the same seed and the
-same position give the same move on any machine.  The hard player reads the real state only
-through ``player_view``, ``legal_moves`` and ``determinize`` (which deals every hidden card
-again); inside a world it deals itself it may read the world directly (``rollout_move`` reads
-the hand of the seat to move and the table, as a player does).  ``determinize`` keeps the
-discard pile under its top card as it is: every one of those cards was shown when it was
-discarded, so the hard player plays as one who remembers the discards (the view itself
-shows only the top card and the size).
+The search knows no game: it is OpenSpiel's ``MCTSBot(game, uct_c, max_simulations,
+evaluator, random_state)`` shape, with the variant's ``SearchGame`` as game and evaluator, the
+``SearchLimit`` as budget and the generator from :func:`view_rng`.  The budget is counted in
+worlds and candidates, never in seconds, so the same seed and the same position give the same
+move on any machine.
 
-It explains itself like the others: with the normal player's reason when the search kept
-that move, and with ``searched`` ("I tried N ways the hand could go on ...") otherwise.
+A search reads the real state only through ``player_view``, ``legal_moves`` and
+``determinize`` (which deals every hidden card again); inside a world it deals itself the
+policy may read the world directly, as a player reads its own hand and the table.
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
-import sys
-from collections.abc import Sequence
-from dataclasses import astuple, dataclass, fields
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
 
-from canasta_teach.engine import (
-    CLASSIC2,
-    CLASSIC4,
-    Add,
-    AskPartner,
-    Discard,
-    Draw,
-    Meld,
-    MeldGroup,
-    Move,
-    Phase,
-    RuleSet,
-    State,
-    TakePile,
-)
-from canasta_teach.engine.cards import NUM_KINDS, VALUES, Kind
+from canasta_teach.engine import Draw, Move, State, TakePile
+from canasta_teach.engine.cards import NUM_KINDS
 from canasta_teach.engine.determinize import determinize
-from canasta_teach.engine.goingout import plan_going_out
 from canasta_teach.engine.rng import SplitMix64, seed_to_int
-from canasta_teach.engine.scoring import score_hand
 from canasta_teach.engine.view import player_view
 
 from .claims import Claim
-from .handfoot import HandFootHard
-from .heuristics import (
-    Choice,
-    DiscardWeights,
-    discard_value,
-    feeding,
-    first_meld_within_reach,
-)
-from .players import NormalBot
-
-JOKER, TWO, BLACK3, FOUR = int(Kind.JOKER), int(Kind.TWO), int(Kind.BLACK_THREE), int(Kind.FOUR)
-CANASTA = 7  # C-CAN-1 (``RuleSet.canasta_size`` is not read by the engine yet)
+from .heuristics import Choice
 
 
 @dataclass(frozen=True)
 class SearchLimit:
-    """How much the hard player searches: counted in worlds and moves, never in seconds.
+    """How much a search looks: counted in worlds and moves, never in seconds.
 
     ``worlds`` is OpenSpiel's ``max_world_samples``; ``max_moves`` caps a rollout as its
     ``max_length`` does."""
 
     worlds: int = 16  # hidden cards dealt again this many times per decision
-    candidates: int = 6  # moves searched at a decision, in the normal player's order
+    candidates: int = 6  # moves searched at a decision, the normal player's first
     horizon: int = 1  # rollouts stop when our turn has come round this many times
     max_moves: int = 400  # ... or after this many moves (a hand rarely lasts 200)
     z: float = 1.0  # another move must beat the normal one by z standard errors ...
@@ -98,329 +67,66 @@ class SearchLimit:
         return self.worlds * self.candidates
 
 
-#: The budget by number of players: a 2-player round is two turns, so it looks further.
-LIMITS = {4: SearchLimit(worlds=32, horizon=1), 2: SearchLimit(worlds=32, horizon=3)}
+class SearchGame(Protocol):
+    """What a variant gives the search: its policy, its evaluation and where its hidden cards
+    lie.  ``policy`` and ``evaluate`` run only on worlds the search dealt itself."""
+
+    def limit(self, players: int) -> SearchLimit:
+        """The hard player's budget at this number of players."""
+        ...
+
+    def prior(self, state: State) -> Choice:
+        """The normal player's move and reason (read through the seat's view)."""
+        ...
+
+    def candidates(self, state: State, moves: list[Move], prior: Move, cap: int) -> list[Move]:
+        """The moves worth searching, ``prior`` first, at most ``cap``."""
+        ...
+
+    def review_candidates(
+        self, state: State, moves: list[Move], prior: Move, cap: int
+    ) -> list[Move]:
+        """The moves the coach compares a learner's move with (``coach.judge``), ``prior``
+        first, at most ``cap``."""
+        ...
+
+    def policy(self, world: State) -> Move:
+        """The rollout policy's move for the seat to move in ``world``."""
+        ...
+
+    def evaluate(self, world: State, team: int) -> float:
+        """What ``world`` is worth to ``team``, in points of the hand's score difference."""
+        ...
+
+    def face_down(self, world: State) -> list[list[int]]:
+        """Card counts lying face down outside hands and stock (Hand and Foot's feet), which
+        ``determinize`` deals again; changed in place by ``canonical``."""
+        ...
+
+    def take_size(self, state: State) -> int:
+        """How many cards taking the pile would bring, as the reason for a pickup says."""
+        ...
 
 
-# --------------------------------------------------------------------------- evaluation
+def view_rng(seed: int | str, view: dict[str, Any]) -> SplitMix64:
+    """A generator for one decision, from the seed and everything the seat sees: the same
+    view and seed give the same worlds, whatever happened before (replays, tests)."""
+    text = json.dumps(view, sort_keys=True, ensure_ascii=True)
+    digest = hashlib.sha256(f"{seed_to_int(seed)}|{text}".encode()).digest()
+    return SplitMix64(int.from_bytes(digest[:8], "big"))
 
 
-@dataclass(frozen=True)
-class EvalWeights:
-    """What a position is worth to a team, in points of the hand's final score difference.
-
-    Each feature is ours minus theirs (see ``features``), at the start of a turn of ours.
-    Fitted by least squares to normal players' hands (``python -m canasta_teach.bots.search
-    fit``); the constant is left out, since it is the same for every move compared."""
-
-    meld_value: float  # card values on the table (C-VAL-2)
-    natural_canastas: float  # C-CAN-1: 500 each at the end ...
-    mixed_canastas: float  # ... and 300
-    red_threes: float  # C-RED-2 / C-RED-3: counted against a team not down
-    hand_value: float  # card values in the team's hands (wild cards build canastas)
-    hand_cards: float  # cards in the team's hands (they count against it at the end)
-    near_canastas: float  # melds of 5 or 6 cards
-    down: float  # the team has made its first meld (C-MIN-1)
-    may_go_out: float  # the team has the canastas it needs to go out (C-OUT-1)
-    pile_ours: float  # the pile's size, when the seat to move (ours) may take it now
-    pile: float  # the pile's size
-    stock_hand: float  # cards in hand times the share of the stock left
+def no_face_down(world: State) -> list[list[int]]:
+    """``SearchGame.face_down`` for a variant that keeps no cards face down (Classic)."""
+    return []
 
 
-W4 = EvalWeights(2.32, 444.56, 193.15, 120.45, 3.35, -8.39, 68.48, 106.90, 18.81, 34.32,
-                 -0.41, 0.01)  # fmt: skip
-W2 = EvalWeights(2.29, 361.75, 113.49, 129.40, 2.43, -29.27, 45.69, -79.19, 3.06, 30.26,
-                 0.58, 30.61)  # fmt: skip
-FEATURES = tuple(f.name for f in fields(EvalWeights))
-#: About a full stock, for the ``stock_hand`` feature (108 cards less the hands and upcard).
-_STOCK_SCALE = 60.0
-
-
-def features(state: State, team: int) -> list[float]:
-    """The ``EvalWeights`` features of ``state`` for ``team``: ours minus theirs."""
-    out = [0.0] * len(FEATURES)
-    need = state.rules.canastas_to_go_out
-    stock_share = len(state.stock) / _STOCK_SCALE
-    for t, sign in ((team, 1.0), (1 - team, -1.0)):
-        value = natural = mixed = near = 0
-        for group in state.melds[t].values():
-            value += group.value
-            size = group.size
-            if size >= CANASTA:
-                if group.is_natural:
-                    natural += 1
-                else:
-                    mixed += 1
-            elif size >= CANASTA - 2:
-                near += 1
-        in_hand = cards = 0
-        for seat in range(t, state.players, 2):
-            hand = state.hands[seat]
-            cards += sum(hand)
-            in_hand += sum(c * v for c, v in zip(hand, VALUES, strict=True))
-        out[0] += sign * value
-        out[1] += sign * natural
-        out[2] += sign * mixed
-        out[3] += sign * state.red_threes[t] * (1 if state.down[t] else -1)
-        out[4] += sign * in_hand
-        out[5] += sign * cards
-        out[6] += sign * near
-        out[7] += sign * state.down[t]
-        out[8] += sign * (natural + mixed >= need)
-        out[11] += sign * cards * stock_share
-    if state.phase is Phase.DRAW and state.current % 2 == team:
-        moves = state.legal_moves()
-        if len(moves) > 1 and moves[1].__class__ is TakePile:
-            out[9] = len(state.pile)
-    out[10] = len(state.pile)
-    return out
-
-
-def hand_difference(state: State, team: int) -> float:
-    """The finished hand's score, ``team`` minus the other team (C-SCORE-1)."""
-    totals = score_hand(state).totals
-    return float(totals[team] - totals[1 - team])
-
-
-_WEIGHT_ROWS: dict[int, tuple[float, ...]] = {4: astuple(W4), 2: astuple(W2)}
-
-
-def evaluate(state: State, team: int, weights: EvalWeights | None = None) -> float:
-    """What ``state`` is worth to ``team``: exact when the hand is over, else estimated
-    (``weights``: by default ``W4`` or ``W2`` by the number of players)."""
-    if state.is_over:
-        return hand_difference(state, team)
-    row: tuple[float, ...] = (
-        astuple(weights) if weights is not None else _WEIGHT_ROWS[state.players]
-    )
-    return float(sum(w * x for w, x in zip(row, features(state, team), strict=True)))
-
-
-# --------------------------------------------------------------------------- rollouts
-
-_WEIGHTS = DiscardWeights()
-_NORMAL = NormalBot(0)
-
-
-def _wilds(cards: Sequence[int]) -> int:
-    return sum(1 for k in cards if k <= TWO)
-
-
-def _may_reach_out(state: State) -> bool:
-    """False when the player to move surely cannot go out this turn: two cards that can go
-    nowhere, more pairs of new ranks than wild cards, or too few canastas even laying down
-    every card (C-OUT-1).  A cheap test before the planner, which tries many ways with a big
-    hand; it never says False when the planner could find a way."""
-    seat = state.current
-    team = seat % 2
-    hand = state.hands[seat]
-    targets = state.melds[team] if state.down[team] else state.staged
-    wilds = hand[JOKER] + hand[TWO]
-    # A natural rank with no meld yet needs three cards: a pair takes a wild card
-    # (C-MELD-1); a lone card can only be the discard.
-    pairs = singles = 0
-    for rank in range(FOUR, NUM_KINDS):
-        if hand[rank] and rank not in targets:
-            if hand[rank] == 1:
-                singles += 1
-            elif hand[rank] == 2:
-                pairs += 1
-    if singles > 1 or pairs > wilds or (hand[BLACK3] in (1, 2) and singles):
-        return False
-    have = sum(1 for g in targets.values() if g.size >= CANASTA)
-    need = state.rules.canastas_to_go_out
-    if have >= need:
-        return True
-    for rank in range(FOUR, NUM_KINDS):
-        if hand[rank]:
-            group = targets.get(rank)
-            size = group.size if group is not None else 0
-            if size < CANASTA <= size + hand[rank] + wilds:
-                have += 1
-                if have >= need:
-                    return True
-    return False
-
-
-#: ``going_out_plan`` answers by the facts it reads (see ``_plan_out``); rollouts ask again
-#: and again about the same hands, and a big hand costs the planner milliseconds.
-_PLANS: dict[tuple[Any, ...], tuple[Move, ...] | None] = {}
-_PLANS_KEPT = 20_000
-#: How many ways of going out the planner tries per discard inside rollouts (the normal
-#: player tries 120): a hand it cannot take out costs the planner that many trials each time.
-ROLLOUT_PLANS = 12
-
-
-def _plan_out(state: State) -> tuple[Move, ...] | None:
-    """``_going_out_plan(state)``, remembered by everything it depends on: the rules, the
-    hand, the team's melds (or those set aside), whether it is down, the partner's answer,
-    and the first-meld minimum while it is not down."""
-    seat = state.current
-    team = seat % 2
-    down = state.down[team]
-    targets = state.melds[team] if down else state.staged
-    key = (
-        state.rules,
-        state.phase,
-        tuple(state.hands[seat]),
-        down,
-        tuple(sorted((r, g.naturals, g.jokers, g.twos) for r, g in targets.items())),
-        state.asked,
-        0 if down else state.minimum(team),
-    )
-    try:
-        return _PLANS[key]
-    except KeyError:
-        pass
-    if len(_PLANS) >= _PLANS_KEPT:
-        _PLANS.clear()
-    plan = _PLANS[key] = _going_out_plan(state)
-    return plan
-
-
-def _going_out_plan(state: State) -> tuple[Move, ...] | None:
-    """``goingout.going_out_plan`` with ``ROLLOUT_PLANS`` tries a discard, and without trying
-    a discard that surely strands a card (a lone natural of a rank with no meld, one or two
-    black threes, a pair with no wild card left for it): its answer, in less time."""
-    if state.phase is not Phase.MELD or state.to_move != state.current:
-        return None
-    seat = state.current
-    team = seat % 2
-    hand = state.hands[seat]
-    targets = state.melds[team] if state.down[team] else state.staged
-    # The planner's own first test: more than one card that can go nowhere.
-    stranded = [k for k in range(FOUR, NUM_KINDS) if hand[k] == 1 and k not in targets]
-    if hand[BLACK3] in (1, 2):
-        stranded.append(BLACK3)
-    if len(stranded) > 1:
-        return None
-    discards: list[int | None] = (
-        [stranded[0]] if stranded else [None, *(k for k in range(NUM_KINDS) if hand[k])]
-    )
-    for discard in discards:
-        laid = hand[:]
-        if discard is not None:
-            laid[discard] -= 1
-        if sum(laid) == 0 or _strands(laid, targets):
-            continue
-        plan = plan_going_out(state, laid, None if discard is None else Kind(discard),
-                              limit=ROLLOUT_PLANS)  # fmt: skip
-        if plan.moves is not None:
-            return plan.moves
-    return None
-
-
-def _strands(laid: list[int], targets: dict[int, MeldGroup]) -> bool:
-    """Whether laying down exactly ``laid`` must leave a card that cannot go down."""
-    pairs = 0
-    for rank in range(FOUR, NUM_KINDS):
-        if laid[rank] and rank not in targets:
-            if laid[rank] == 1:
-                return True
-            pairs += laid[rank] == 2
-    return laid[BLACK3] in (1, 2) or pairs > laid[JOKER] + laid[TWO]
-
-
-def rollout_move(state: State) -> Move:
-    """The normal player's move for the seat to move, read off a world the search dealt.
-
-    ``NormalBot.step``'s move (a test holds them equal over played games) without building a
-    view: rollouts make tens of thousands of these a second.  Inside rollouts the going-out
-    planner tries ``ROLLOUT_PLANS`` ways a discard instead of the normal player's 120."""
-    moves = state.legal_moves()
-    phase = state.phase
-    if phase is Phase.ANSWER:
-        return _NORMAL.choose(player_view(state, state.to_move), moves).move
-    seat = state.current
-    team = seat % 2
-    down = state.down[team]
-    if phase is Phase.DRAW:
-        if len(moves) > 1 and (len(state.pile) >= 3 or not down):
-            takes = [m for m in moves if isinstance(m, TakePile)]
-            if takes:
-                return min(takes, key=lambda m: (_wilds(m.cards), len(m.cards)))
-        return moves[0]  # the stock: always the first move of the draw phase
-    asking = any(isinstance(m, AskPartner) for m in moves)
-    if (asking or state.asked.value == "yes" or state.players == 2) and _may_reach_out(state):
-        plan = _plan_out(state)
-        if plan is not None:
-            return AskPartner() if asking else plan[0]
-    ours = state.melds[team]
-    adds: list[Add] = []
-    melds: list[Meld] = []
-    discards: list[Discard] = []
-    # As NormalBot._best_play: nothing is set aside unless the first meld is within reach.
-    playing = down or first_meld_within_reach(state.hands[seat], state.staged_value(),
-                                              state.minimum(team))  # fmt: skip
-    for m in moves:
-        if isinstance(m, Add):
-            if playing:
-                adds.append(m)
-        elif isinstance(m, Meld):
-            if playing:
-                melds.append(m)
-        elif isinstance(m, Discard):
-            discards.append(m)
-    # As NormalBot._best_play: natural additions, a wild card to finish a canasta, natural
-    # melds, then wild cards only for the first meld or a canasta; else the best discard.
-    natural_adds = [a for a in adds if not _wilds(a.cards)]
-    if natural_adds:
-        return max(natural_adds, key=lambda a: _size(ours, a.rank) + len(a.cards))
-    for add in adds:
-        before = _size(ours, add.rank)
-        if before < CANASTA <= before + len(add.cards):
-            return add
-    natural = [m for m in melds if not _wilds(m.cards)]
-    if natural:
-        return max(natural, key=lambda m: (len(m.cards), int(m.cards[0])))
-    if melds and (not down or any(len(m.cards) >= CANASTA for m in melds)):
-        return max(melds, key=lambda m: (len(m.cards) >= CANASTA, -_wilds(m.cards), len(m.cards)))
-    if discards:
-        return max(discards, key=lambda d: (_discard_value(state, int(d.card)), int(d.card)))
-    return moves[0]
-
-
-def _size(melds: dict[int, MeldGroup], rank: int) -> int:
-    group = melds.get(rank)
-    return 0 if group is None else group.size
-
-
-def _discard_value(state: State, card: int) -> float:
-    """``heuristics.discard_score`` for the player to move (as the normal player weighs it)."""
-    team = state.current % 2
-    nxt = (state.current + 1) % state.players
-    return discard_value(card, state.hands[state.current], len(state.pile),
-                         state.pile_freezers > 0, state.down[1 - team], state.melds[1 - team],
-                         state.melds[team], _WEIGHTS) + feeding(
-        card, len(state.pile), state.pile_freezers > 0 or not state.down[nxt % 2],
-        state.melds[nxt % 2], state.known[nxt], state.thrown[nxt], _WEIGHTS)  # fmt: skip
-
-
-def rollout(world: State, seat: int, limit: SearchLimit) -> float:
-    """Play on in ``world`` with ``rollout_move`` until ``seat``'s turn has come round
-    ``limit.horizon`` times (or the hand ends); its value for ``seat``'s team."""
-    rounds = 0
-    away = False
-    for _ in range(limit.max_moves):
-        if world.is_over:
-            break
-        if world.current != seat:
-            away = True
-        elif away:
-            rounds += 1
-            if rounds >= limit.horizon:
-                break
-            away = False
-        world.play(rollout_move(world))
-    return evaluate(world, seat % 2)
-
-
-# --------------------------------------------------------------------------- worlds
-
-
-def canonical(state: State, seat: int) -> State:
-    """``state`` with the cards ``seat`` cannot see put in a fixed order: sorted, dealt to
-    the other hands (keeping their sizes) and the stock.
+def canonical(
+    state: State, seat: int, face_down: Callable[[State], list[list[int]]] = no_face_down
+) -> State:
+    """``state`` with every card ``seat`` cannot see (the other hands but what every player
+    saw go into them, the ``face_down`` counts, the stock) put in a fixed order: sorted, then
+    dealt to the hands (keeping their sizes), the face-down places and the stock.
 
     ``determinize`` shuffles the hidden cards in the order it finds them, so two states that
     look the same from ``seat`` but hide different cards would give different worlds for the
@@ -432,172 +138,147 @@ def canonical(state: State, seat: int) -> State:
         known = state.known[other]  # seen going into that hand: it stays there
         for kind, count in enumerate(world.hands[other]):
             unseen[kind] += count - known[kind]
+    places = face_down(world)
+    for place in places:
+        for kind, count in enumerate(place):
+            unseen[kind] += count
     for kind in world.stock:
         unseen[kind] += 1
     cards = [kind for kind in range(NUM_KINDS) for _ in range(unseen[kind])]
     at = 0
-    for other in others:
-        hand = list(state.known[other])
-        size = state.hand_size(other) - sum(hand)
+
+    def take(size: int) -> list[int]:
+        nonlocal at
+        counts = [0] * NUM_KINDS
         for kind in cards[at : at + size]:
-            hand[kind] += 1
-        world.hands[other] = hand
+            counts[kind] += 1
         at += size
+        return counts
+
+    for other in others:
+        known = state.known[other]
+        dealt = take(state.hand_size(other) - sum(known))
+        world.hands[other] = [a + b for a, b in zip(known, dealt, strict=True)]
+    for place in places:
+        place[:] = take(sum(place))
     world.stock = cards[at:]
     return world
 
 
-def sample_worlds(state: State, seat: int, rng: SplitMix64, count: int) -> list[State]:
+def sample_worlds(
+    state: State,
+    seat: int,
+    rng: SplitMix64,
+    count: int,
+    face_down: Callable[[State], list[list[int]]] = no_face_down,
+) -> list[State]:
     """``count`` worlds that look like ``state`` from ``seat``, dealt with ``rng``."""
-    root = canonical(state, seat)
+    root = canonical(state, seat, face_down)
     return [determinize(root, seat, rng) for _ in range(count)]
 
 
-# --------------------------------------------------------------------------- the player
+def margin_rule(values: Sequence[Sequence[float]], z: float, margin: float) -> tuple[int, float]:
+    """Which row of ``values`` (one per candidate, one column per world) to play, and its mean
+    gain over row 0: row 0 unless another row beats it in the same worlds by ``z`` standard
+    errors and ``margin`` points; among those, the one with the surest lead."""
+    best, best_score, gain = 0, 0.0, 0.0
+    base = values[0]
+    n = len(base)
+    for i in range(1, len(values)):
+        diffs = [a - b for a, b in zip(values[i], base, strict=True)]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
+        score = mean - z * (var / n) ** 0.5 - margin
+        if score > best_score:
+            best, best_score, gain = i, score, mean
+    return best, gain
 
 
-class HardBot:
-    """Determinized Monte Carlo search over the normal player's moves (see the module)."""
+class Search:
+    """Determinized Monte Carlo search over one variant's candidate moves (see the module)."""
 
-    name = "hard"
-
-    def __init__(self, seed: int | str = 0, limit: SearchLimit | None = None) -> None:
-        self.seed = seed
+    def __init__(self, game: SearchGame, limit: SearchLimit) -> None:
+        self.game = game
         self.limit = limit
-        self.normal = NormalBot(seed)
         #: Rollouts played so far (for the benchmark's simulations per second).
         self.simulations = 0
-        self._handfoot: HandFootHard | None = None
 
-    def handfoot(self) -> HandFootHard:
-        """The Hand and Foot search player (``bots.handfoot``), made on first use; its
-        rollouts count in ``simulations`` too."""
-        if self._handfoot is None:
-            self._handfoot = HandFootHard(self.seed)
-        return self._handfoot
+    def worlds(
+        self, state: State, seat: int, rng: SplitMix64, count: int | None = None
+    ) -> list[State]:
+        """Worlds dealt again from ``seat``'s view (``limit.worlds`` of them by default)."""
+        return sample_worlds(state, seat, rng, count or self.limit.worlds, self.game.face_down)
 
-    def rng(self, view: dict[str, Any]) -> SplitMix64:
-        """A generator for one decision, from the seed and everything the seat sees."""
-        text = json.dumps(view, sort_keys=True, ensure_ascii=True)
-        digest = hashlib.sha256(f"{seed_to_int(self.seed)}|{text}".encode()).digest()
-        return SplitMix64(int.from_bytes(digest[:8], "big"))
+    def rollout(self, world: State, seat: int) -> float:
+        """Play on in ``world`` with the variant's policy until ``seat``'s turn has come round
+        ``limit.horizon`` times (or the hand ends); its value for ``seat``'s team."""
+        limit = self.limit
+        policy = self.game.policy
+        rounds = 0
+        away = False
+        for _ in range(limit.max_moves):
+            if world.is_over:
+                break
+            if world.current != seat:
+                away = True
+            elif away:
+                rounds += 1
+                if rounds >= limit.horizon:
+                    break
+                away = False
+            world.play(policy(world))
+        return self.game.evaluate(world, seat % 2)
 
-    def step(self, state: State) -> Choice:
-        """A legal move for the seat to move, and why (Hand and Foot: ``HandFootHard``)."""
-        if state.rules.family == "handfoot":
-            bot = self.handfoot()
-            before = bot.simulations
-            choice = bot.step(state)
-            self.simulations += bot.simulations - before
-            return choice
-        seat = state.to_move
-        base = self.normal.step(state)  # the prior: the normal player's move and reason
-        moves = state.legal_moves()
-        limit = self.limit or LIMITS.get(state.players, SearchLimit())
-        candidates = self.candidates(state, moves, base.move, limit.candidates)
-        if len(candidates) == 1:
-            return base
-        view = player_view(state, seat)
-        worlds = sample_worlds(state, seat, self.rng(view), limit.worlds)
-        values: list[list[float]] = []
+    def values(
+        self, worlds: Sequence[State], candidates: Sequence[Move], seat: int
+    ) -> list[list[float]]:
+        """Each candidate played in each world and rolled out: one row a candidate."""
+        rows = []
         for move in candidates:
             row = []
             for world in worlds:
                 sim = world.copy()
                 sim.play(move)
-                row.append(rollout(sim, seat, limit))
-            values.append(row)
+                row.append(self.rollout(sim, seat))
+            rows.append(row)
         self.simulations += len(candidates) * len(worlds)
-        best, best_score, gain = 0, 0.0, 0.0
-        n = len(worlds)
-        for i in range(1, len(candidates)):
-            diffs = [a - b for a, b in zip(values[i], values[0], strict=True)]
-            mean = sum(diffs) / n
-            var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
-            score = mean - limit.z * (var / n) ** 0.5 - limit.margin
-            if score > best_score:
-                best, best_score, gain = i, score, mean
+        return rows
+
+    def choose(self, state: State, seed: int | str) -> Choice:
+        """The move for the seat to move: the normal player's unless the search finds a
+        clearly better one (see the module), and why; the worlds come from ``seed`` and the
+        seat's view (``view_rng``)."""
+        game = self.game
+        base = game.prior(state)
+        moves = state.legal_moves()
+        candidates = game.candidates(state, moves, base.move, self.limit.candidates)
+        if len(candidates) == 1:
+            return base
+        seat = state.to_move
+        worlds = self.worlds(state, seat, view_rng(seed, player_view(state, seat)))
+        best, gain = margin_rule(
+            self.values(worlds, candidates, seat), self.limit.z, self.limit.margin
+        )
         if best == 0:
             return base
-        return self.explain(state, candidates[best], n, gain)
+        return self.explain(state, candidates[best], len(worlds), gain)
 
     def explain(self, state: State, move: Move, worlds: int, gain: float) -> Choice:
         """Why the search chose ``move`` over the normal player's: the heuristic reason where
         one says exactly this (taking the pile, drawing), else what the search found."""
         if isinstance(move, TakePile):
-            return Choice(move, "take_pile", {"size": len(state.pile)})
+            return Choice(move, "take_pile", {"size": self.game.take_size(state)})
         if isinstance(move, Draw):
             return Choice(move, "draw")
         margin = max(10, round(gain / 10) * 10)  # "about N points": tens are enough
         facts = {"worlds": worlds, "margin": margin}
         return Choice(move, "searched", facts, (Claim("searched", facts),))
 
-    def candidates(self, state: State, moves: list[Move], prior: Move, cap: int) -> list[Move]:
-        """The moves worth searching, the normal player's first (at most ``cap``)."""
-        out: list[Move] = [prior]
-
-        def consider(move: Move) -> None:
-            if move not in out and len(out) < cap:
-                out.append(move)
-
-        phase = state.phase
-        if phase is Phase.ANSWER:
-            for move in moves:
-                consider(move)
-            return out
-        if phase is Phase.DRAW:
-            consider(moves[0])  # the stock
-            takes = [m for m in moves if isinstance(m, TakePile)]
-            for take in sorted(takes, key=lambda m: (_wilds(m.cards), len(m.cards))):
-                consider(take)
-            return out
-        held = state.hand_size(state.current)
-        plan = _plan_out(state) if _may_reach_out(state) else None
-        if plan is not None:
-            consider(plan[0])
-        plays = [m for m in moves if isinstance(m, Meld | Add)]
-        discards = [m for m in moves if isinstance(m, Discard)]
-        discards.sort(key=lambda d: (_discard_value(state, int(d.card)), int(d.card)), reverse=True)
-        # Stopping here (the best discard), then the biggest natural plays, then discards.
-        if discards:
-            consider(discards[0])
-        natural = sorted((m for m in plays if not _wilds(m.cards)), key=lambda m: -len(m.cards))
-        for play in natural[:2]:
-            consider(play)
-        for play in plays:
-            if len(play.cards) >= held - 1:
-                consider(play)  # a play that leaves at most the discard: going out
-        for discard in discards[1:]:
-            consider(discard)
-        return out
-
-
-# --------------------------------------------------------------------------- fitting
-
-
-def training_rows(rules: RuleSet, hands: int, seed: str = "fit") -> list[tuple[list[float], float]]:
-    """(features, final score difference) at the start of every turn of ``hands`` hands
-    played by the normal policy, for the team whose turn it is; scores at the deal are
-    spread over the first-meld minimums' ranges (C-MIN-1)."""
-    rows: list[tuple[list[float], float]] = []
-    for i in range(hands):
-        scores = ((i * 37) % 3000, (i * 91) % 3000)
-        state = State.deal(f"{seed}:{i}", rules, scores=scores)
-        seen_at: list[tuple[int, list[float]]] = []
-        last = -1
-        while not state.is_over:
-            if state.phase is Phase.DRAW and state.current != last:
-                last = state.current
-                seen_at.append((last % 2, features(state, last % 2)))
-            state.play(rollout_move(state))
-        for team, row in seen_at:
-            rows.append((row, hand_difference(state, team)))
-    return rows
-
 
 def least_squares(rows: Sequence[tuple[Sequence[float], float]], ridge: float = 1.0) -> list[float]:
-    """Weights (and a constant, last) minimising the squared error: the normal equations,
-    solved by Gaussian elimination (no numpy in the engine's dependencies)."""
+    """Weights (and a constant, last) minimising the squared error, for fitting a variant's
+    evaluation: the normal equations, solved by Gaussian elimination (no numpy in the
+    engine's dependencies)."""
     k = len(rows[0][0]) + 1
     a = [[0.0] * (k + 1) for _ in range(k)]
     for x, y in rows:
@@ -621,25 +302,15 @@ def least_squares(rows: Sequence[tuple[Sequence[float], float]], ridge: float = 
     return [a[i][k] / a[i][i] for i in range(k)]
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Fit the hard player's evaluation weights.")
-    parser.add_argument("command", choices=["fit"])
-    parser.add_argument("--players", type=int, choices=(2, 4), default=4)
-    parser.add_argument("--hands", type=int, default=3000)
-    args = parser.parse_args(argv)
-    rules = CLASSIC4 if args.players == 4 else CLASSIC2
-    rows = training_rows(rules, args.hands)
+def fit_report(rows: Sequence[tuple[Sequence[float], float]], names: Sequence[str], what: str,
+               title: str) -> None:  # fmt: skip
+    """Fit ``rows`` and print the weights (``title(...)``) with the fit's R^2."""
     weights = least_squares(rows)
     mean = sum(y for _, y in rows) / len(rows)
     total = sum((y - mean) ** 2 for _, y in rows)
     error = sum((y - sum(w * v for w, v in zip(weights, [*x, 1.0], strict=True))) ** 2
                 for x, y in rows)  # fmt: skip
-    print(f"{len(rows)} positions from {args.hands} hands, R^2 {1 - error / total:.3f}")
-    print("EvalWeights(" + ", ".join(f"{w:.2f}" for w in weights[:-1]) + ")")
-    for name, w in zip(FEATURES, weights, strict=False):  # the constant is not printed
+    print(f"{len(rows)} positions from {what}, R^2 {1 - error / total:.3f}")
+    print(f"{title}(" + ", ".join(f"{w:.2f}" for w in weights[:-1]) + ")")
+    for name, w in zip(names, weights, strict=False):  # the constant is not printed
         print(f"  {name:17} {w:9.2f}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -33,19 +33,35 @@ class GoingOut:
 
 
 def _shares(total: int, caps: Sequence[int]) -> Iterator[tuple[int, ...]]:
-    """Every way of putting ``total`` identical cards into groups with these capacities."""
+    """Every way of putting ``total`` identical cards into groups with these capacities, the
+    first groups fullest first; made one at a time (a caller that stops early pays only for
+    the ways it saw)."""
     if not caps:
         if total == 0:
             yield ()
         return
+    if total > sum(caps):
+        return  # no way: the generator would search every split to find none
     first, rest = caps[0], caps[1:]
     for here in range(min(total, first), -1, -1):
         for tail in _shares(total - here, rest):
             yield (here, *tail)
 
 
+def _shares_or_first(total: int, caps: Sequence[int]) -> Iterator[tuple[int, ...]]:
+    """``_shares``, or (when there is no way within the capacities) every card in the first
+    group, so that the engine says why."""
+    found = False
+    for share in _shares(total, caps):
+        found = True
+        yield share
+    if not found:
+        yield (total,) + (0,) * (len(caps) - 1)
+
+
 def _plans(state: State, laid: Sequence[int], discard: Kind | None) -> Iterator[list[Move]]:
-    """Candidate move lists for laying down the counts ``laid`` (then discarding)."""
+    """Candidate move lists for laying down the counts ``laid`` (then discarding), made one
+    at a time: the wild cards shared among the groups in every way their room allows."""
     seat = state.current
     team = seat % 2
     targets = state.melds[team] if state.down[team] else state.staged
@@ -68,25 +84,68 @@ def _plans(state: State, laid: Sequence[int], discard: Kind | None) -> Iterator[
             only_wilds.append(Discard(discard))
         yield only_wilds
         return
-    joker_shares = list(_shares(jokers, caps)) or [(jokers,) + (0,) * (len(ranks) - 1)]
-    for js in joker_shares:
+    canasta = state.rules.canasta_size
+    for js in _shares_or_first(jokers, caps):
         left = [c - j for c, j in zip(caps, js, strict=True)]
-        two_shares = list(_shares(twos, left)) or [(twos,) + (0,) * (len(ranks) - 1)]
-        for ts in two_shares:
+        for ts in _shares_or_first(twos, left):
             groups = []
             for r, j, t in zip(ranks, js, ts, strict=True):
                 cards = (Kind(r),) * laid[r] + (Kind.TWO,) * t + (Kind.JOKER,) * j
                 existing = targets.get(r)
                 size_before = existing.size if existing else 0
                 move: Move = Add(Kind(r), cards) if existing else Meld(cards)
-                # Canastas first: a finished canasta is what allows the rest (C-OUT-1, C-OUT-5).
-                makes_canasta = size_before < state.rules.canasta_size <= size_before + len(cards)
-                groups.append((not makes_canasta, -len(cards), move))
-            groups.sort(key=lambda g: (g[0], g[1]))
-            moves = [g[2] for g in groups]
+                # Canastas first: a finished canasta is what allows the rest (C-OUT-1,
+                # C-OUT-5); black threes last, since they go down only as the player goes
+                # out (C-OUT-4).
+                makes_canasta = size_before < canasta <= size_before + len(cards)
+                groups.append((r == Kind.BLACK_THREE, not makes_canasta, -len(cards), move))
+            groups.sort(key=lambda g: g[:3])
+            moves = [g[3] for g in groups]
             if discard is not None:
                 moves.append(Discard(discard))
             yield moves
+
+
+class _Trials:
+    """Plays plans on copies of one state, remembering the state after every run of moves
+    already played and every refused run: plans that share their first moves (most of them:
+    they differ in where a wild card goes) replay only what is new, and a plan that starts
+    with a refused run is refused without playing it again.  The engine is deterministic,
+    so the answers are the ones playing each plan from scratch gives.  The first plan is
+    played without keeping anything: most answers come from it."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.seat = state.current
+        self.after: dict[tuple[Move, ...], State] = {}
+        self.refused: dict[tuple[Move, ...], Reason | None] = {}
+        self.keep = False  # from the second plan on
+
+    def goes_out(self, moves: Sequence[Move]) -> tuple[bool, Reason | None]:
+        """(went out, the first refusal if any), as ``_goes_out`` says."""
+        played = len(moves)
+        for i in range(1, len(moves) + 1):
+            if tuple(moves[:i]) in self.refused:
+                return False, self.refused[tuple(moves[:i])]
+        while played and tuple(moves[:played]) not in self.after:
+            played -= 1
+        trial = (self.after[tuple(moves[:played])] if played else self.state).copy()
+        keep = self.keep
+        self.keep = True
+        for i in range(played, len(moves)):
+            verdict = trial.apply(moves[i])
+            if not verdict.legal:
+                self.refused[tuple(moves[: i + 1])] = verdict.reason
+                return False, verdict.reason
+            if keep and i + 1 < len(moves):
+                self.after[tuple(moves[: i + 1])] = trial.copy()
+        return _went_out(trial, self.seat), None
+
+
+def _went_out(trial: State, seat: int) -> bool:
+    return (
+        trial.end is not None and trial.end.seat == seat and trial.end.how in ("out", "concealed")
+    )
 
 
 def _goes_out(state: State, seat: int, moves: Sequence[Move]) -> tuple[bool, Reason | None]:
@@ -96,11 +155,8 @@ def _goes_out(state: State, seat: int, moves: Sequence[Move]) -> tuple[bool, Rea
         verdict = trial.apply(move)
         if not verdict.legal:
             return False, verdict.reason
-    went_out = (
-        trial.end is not None and trial.end.seat == seat and trial.end.how in ("out", "concealed")
-    )
     # Every move legal but the hand not over (a meld stayed set aside): no reason to give.
-    return went_out, None
+    return _went_out(trial, seat), None
 
 
 def plan_going_out(
@@ -108,16 +164,17 @@ def plan_going_out(
 ) -> GoingOut:
     """Find moves that lay down the counts ``laid`` (then discard ``discard``) and go out.
 
-    Returns the first plan that works, or the engine's reason for refusing the first plan
-    tried (the most natural grouping: wild cards with the first groups); the reason is None
-    when every move was legal and still cards stayed behind.
+    Returns the first plan that works (among the first ``limit`` ways of sharing the wild
+    cards, made one at a time), or the engine's reason for refusing the first plan tried
+    (the most natural grouping: wild cards with the first groups); the reason is None when
+    every move was legal and still cards stayed behind.
     """
-    seat = state.current
     first_reason: Reason | None = None
+    trials = _Trials(state)
     for tried, moves in enumerate(_plans(state, laid, discard)):
         if tried >= limit:
             break
-        went_out, reason = _goes_out(state, seat, moves)
+        went_out, reason = trials.goes_out(moves)
         if went_out:
             return GoingOut(tuple(moves), None)
         if first_reason is None:
