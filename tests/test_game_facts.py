@@ -38,13 +38,9 @@ def test_every_language_names_every_seat_and_team() -> None:
             assert tr.team(team), (lang, team)
 
 
-#: Modules that still declare the card-kind constants or the seat letters themselves; their
-#: owners switch them to ``cards`` and ``seats`` (issue 20).  The list may only shrink.
-STILL_DECLARING = {
-    "canasta_teach/bots/claims.py", "canasta_teach/bots/coach.py",
-    "canasta_teach/bots/handfoot.py", "canasta_teach/bots/heuristics.py",
-    "canasta_teach/bots/search.py",
-}  # fmt: skip
+#: Modules that still declare the card-kind constants or the seat letters themselves: none
+#: since issue 20 (every module imports them from ``cards`` and ``seats``).
+STILL_DECLARING: set[str] = set()
 _NAMES = {"JOKER", "TWO", "RED3", "BLACK3", "FOUR", "SEAT_NAMES_4", "SEAT_NAMES_2"}
 
 

@@ -25,8 +25,10 @@ from canasta_teach.engine.rules import FAMILIES, PRESETS
 
 PACKAGE = Path(__file__).resolve().parent.parent / "canasta_teach"
 #: The variant's own modules: the only ones that may name a family and its state class.
+#: ``bots/handfoot.py`` is Hand and Foot's own computer player (its policy and the search's
+#: side for that game), as ``engine/handfoot.py`` is its rules.
 VARIANT_MODULES = frozenset(
-    {"engine/handfoot.py", "engine/handfoot_notation.py", "engine/variants.py"}
+    {"engine/handfoot.py", "engine/handfoot_notation.py", "engine/variants.py", "bots/handfoot.py"}
 )
 #: Names of families and presets (as strings, and the constants that hold them).
 FAMILY_WORDS = frozenset({*FAMILIES, *PRESETS})
@@ -38,37 +40,10 @@ VARIANT_ONLY_MODULES = frozenset(
 #: The bots' branches on this branch (``path: source of the branch``, once per occurrence).
 #: Remove an entry when its branch goes; never add one.
 BOTS_ALLOWED: tuple[tuple[str, str], ...] = (
-    ("bots/arena.py", "CLASSIC4 if players == 4 else CLASSIC2"),
-    ("bots/arena.py", "variant == 'handfoot'"),
     ("bots/claims.py", "self.view.get('variant') == 'handfoot'"),
-    ("bots/coach.py", "HandFootState"),
-    ("bots/coach.py", "HandFootState"),
-    ("bots/coach.py", "HandFootState"),
-    ("bots/coach.py", "HandFootState"),
-    ("bots/coach.py", "HandFootState"),
-    ("bots/coach.py", "HandFootState"),
-    ("bots/coach.py", "HandFootState"),
     ("bots/coach.py", "from canasta_teach.engine.handfoot import HandFootState"),
-    ("bots/handfoot.py", "HandFootState"),
-    ("bots/handfoot.py", "HandFootState"),
-    ("bots/handfoot.py", "HandFootState"),
-    ("bots/handfoot.py", "HandFootState"),
-    ("bots/handfoot.py", "HandFootState"),
-    ("bots/handfoot.py", "HandFootState"),
-    ("bots/handfoot.py", "HandFootState"),
-    ("bots/handfoot.py", "HandFootState"),
-    ("bots/handfoot.py", "HandFootState"),
-    ("bots/handfoot.py", "HandFootState"),
-    ("bots/handfoot.py", "HandFootState"),
-    ("bots/handfoot.py", "HandFootState"),
-    (
-        "bots/handfoot.py",
-        "from canasta_teach.engine.handfoot import PILE_SIZE, HandFootState, score_team",
-    ),
-    ("bots/players.py", "state.rules.family == 'handfoot'"),
-    ("bots/players.py", "state.rules.family == 'handfoot'"),
-    ("bots/search.py", "CLASSIC4 if args.players == 4 else CLASSIC2"),
-    ("bots/search.py", "state.rules.family == 'handfoot'"),
+    *(("bots/coach.py", "HandFootState"),) * 5,
+    *(("bots/players.py", "state.rules.family == 'handfoot'"),) * 2,
 )
 
 

@@ -17,9 +17,9 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from canasta_teach.engine import CLASSIC2, CLASSIC4, Discard, RuleSet, TakePile
+from canasta_teach.engine import CLASSIC4, Discard, RuleSet, TakePile
 from canasta_teach.engine.game import Game
-from canasta_teach.engine.rules import HAND_AND_FOOT
+from canasta_teach.engine.variants import find_variant
 
 from . import Bot, find_bot
 
@@ -161,10 +161,8 @@ def duel_game(
 ) -> DuelGame:
     """Game ``index`` of a duel of level ``a`` against level ``b`` (``variant``: "classic",
     at ``players``, or "handfoot", four players and four rounds, H-GAME-1)."""
-    if variant == "handfoot":
-        rules, players = HAND_AND_FOOT, 4
-    else:
-        rules = CLASSIC4 if players == 4 else CLASSIC2
+    rules = find_variant(variant).rules_for(players)  # Hand and Foot: always four (H-GAME-1)
+    players = rules.players
     game_seed = f"{seed}:{index // 2}"  # the same deals twice, once from each side
     a_team = index % 2
     bots = [make_bot(a if seat % 2 == a_team else b, seed=f"{game_seed}:{seat}")

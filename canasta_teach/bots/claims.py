@@ -53,14 +53,13 @@ from canasta_teach.engine import (
     TakePile,
     parse_kind,
 )
-from canasta_teach.engine.cards import TOKENS, VALUES
+from canasta_teach.engine.cards import BLACK3, JOKER, TOKENS, TWO, VALUES
 from canasta_teach.engine.determinize import determinize
 from canasta_teach.engine.goingout import going_out_plan
 from canasta_teach.engine.moves import LayDown
 from canasta_teach.engine.rng import SplitMix64
 from canasta_teach.engine.view import player_view
 
-JOKER, TWO, RED3, BLACK3 = 0, 1, 2, 3
 CANASTA = 7  # C-CAN-1; a Hand and Foot pile is seven cards too (H-MELD-3)
 
 #: Every claim key, and whether it is said in two voices ("I" / "you").

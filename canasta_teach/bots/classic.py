@@ -24,8 +24,6 @@ from dataclasses import astuple, dataclass, fields
 from typing import Any
 
 from canasta_teach.engine import (
-    CLASSIC2,
-    CLASSIC4,
     Add,
     AskPartner,
     Discard,
@@ -37,9 +35,10 @@ from canasta_teach.engine import (
     State,
     TakePile,
 )
-from canasta_teach.engine.cards import NUM_KINDS, VALUES, Kind
+from canasta_teach.engine.cards import BLACK3, FOUR, JOKER, NUM_KINDS, TWO, VALUES, Kind
 from canasta_teach.engine.goingout import plan_going_out
 from canasta_teach.engine.scoring import score_hand
+from canasta_teach.engine.variants import find_variant
 from canasta_teach.engine.view import player_view
 
 from .heuristics import (
@@ -52,7 +51,6 @@ from .heuristics import (
 from .players import NormalBot
 from .search import SearchLimit, fit_report
 
-JOKER, TWO, BLACK3, FOUR = int(Kind.JOKER), int(Kind.TWO), int(Kind.BLACK_THREE), int(Kind.FOUR)
 CANASTA = 7  # C-CAN-1 (``RuleSet.canasta_size`` is not read by the engine yet)
 
 
@@ -454,7 +452,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--players", type=int, choices=(2, 4), default=4)
     parser.add_argument("--hands", type=int, default=3000)
     args = parser.parse_args(argv)
-    rules = CLASSIC4 if args.players == 4 else CLASSIC2
+    rules = find_variant("classic").rules_for(args.players)
     rows = training_rows(rules, args.hands)
     fit_report(rows, FEATURES, f"{args.hands} hands", "EvalWeights")
     return 0

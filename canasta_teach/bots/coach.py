@@ -45,6 +45,7 @@ from canasta_teach.engine import (
     State,
     TakePile,
 )
+from canasta_teach.engine.cards import BLACK3, JOKER, TWO
 from canasta_teach.engine.goingout import going_out_plan
 from canasta_teach.engine.handfoot import HandFootState
 from canasta_teach.engine.rng import SplitMix64, seed_to_int
@@ -55,7 +56,6 @@ from .hard import search_game
 from .heuristics import first_meld_within_reach
 from .search import Search, margin_rule
 
-JOKER, TWO, RED3, BLACK3 = 0, 1, 2, 3
 #: A pile of fewer cards is not worth a warning (the next player gains little).
 WARN_FROM = 3
 

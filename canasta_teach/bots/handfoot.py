@@ -43,7 +43,7 @@ from canasta_teach.engine import (
     TakePile,
     parse_kind,
 )
-from canasta_teach.engine.cards import NUM_KINDS, VALUES
+from canasta_teach.engine.cards import BLACK3, FOUR, JOKER, NUM_KINDS, TWO, VALUES
 from canasta_teach.engine.handfoot import PILE_SIZE, HandFootState, score_team
 from canasta_teach.engine.moves import LayDown
 from canasta_teach.engine.rng import SplitMix64
@@ -52,7 +52,6 @@ from canasta_teach.engine.view import player_view
 from .heuristics import Choice
 from .search import SearchLimit, fit_report, view_rng
 
-JOKER, TWO, RED3, BLACK3, FOUR = 0, 1, 2, 3, 4
 NATURAL_RANKS = tuple(range(FOUR, NUM_KINDS))
 
 #: Every rule of thumb a Hand and Foot bot names (``Choice.why``) that Classic does not.

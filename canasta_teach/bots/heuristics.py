@@ -20,12 +20,11 @@ from canasta_teach.engine import (
     TakePile,
     parse_kind,
 )
-from canasta_teach.engine.cards import NUM_KINDS, VALUES
+from canasta_teach.engine.cards import BLACK3, NUM_KINDS, VALUES
 
 from .claims import Claim
 
 WILDS = (int(Kind.JOKER), int(Kind.TWO))
-BLACK3 = int(Kind.BLACK_THREE)
 
 
 #: Every rule of thumb a bot names as ``Choice.why`` (a label for tests, logs and benchmarks;

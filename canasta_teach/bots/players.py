@@ -28,14 +28,13 @@ from canasta_teach.engine import (
     State,
     TakePile,
 )
-from canasta_teach.engine.cards import VALUES
+from canasta_teach.engine.cards import BLACK3, VALUES
 from canasta_teach.engine.goingout import going_out_plan
 from canasta_teach.engine.rng import SplitMix64, seed_to_int
 from canasta_teach.engine.view import player_view
 
 from .handfoot import HandFootEasy, HandFootNormal
 from .heuristics import (
-    BLACK3,
     WILDS,
     Choice,
     DiscardWeights,

@@ -37,7 +37,7 @@ from tornado.httpserver import HTTPServer
 
 from canasta_teach.engine.game import Game, daily_seed
 from canasta_teach.engine.notation import parse_move
-from canasta_teach.engine.rules import preset
+from canasta_teach.engine.rules import PRESETS, preset
 from canasta_teach.i18n import UnknownLanguage, get_translator
 from canasta_teach.leaderboard import Leaderboard, LeaderboardError, Result, today_utc
 from canasta_teach.rooms import HEARTBEAT_S, RoomError, Rooms, RoomStore, open_store
@@ -324,7 +324,7 @@ def _redraw(room_table: RoomTable) -> None:
 def _replayed_score(rules: str, day: date, moves: list[Any]) -> int | None:
     """The learner's team's total of the game these moves play on the day's deal; None when
     the game is not over; ``ValueError`` for a move that is not one or is refused."""
-    if rules not in ("classic4", "classic2", "handfoot"):
+    if rules not in PRESETS:
         raise LeaderboardError("bad_variant", variant=rules)
     game = Game(preset(rules), daily_seed(day, rules))
     for text in moves:
