@@ -305,7 +305,11 @@ def kernel_spec() -> dict[str, Any]:
     """
     return {
         "argv": [
-            sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}",
+            sys.executable,
+            "-m",
+            "ipykernel_launcher",
+            "-f",
+            "{connection_file}",
             "--IPKernelApp.log_level=ERROR",
         ],  # fmt: skip
         "display_name": "Python 3 (ipykernel)",
