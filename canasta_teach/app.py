@@ -172,8 +172,8 @@ def voila_command(
     Start it in its own process group (``start_new_session=True``) and stop it by killing that
     group: the kernels are its children. ``preheat``: how many warm kernels the server keeps
     ready for the next page (``canasta_teach.warmkernels``; 0: none, as here by default, which
-    tests rely on; the launcher ``make app`` uses :data:`DEFAULT_PREHEAT`). The other options are ``serve``'s
-    (None: its default).
+    tests rely on; the launcher ``make app`` uses :data:`DEFAULT_PREHEAT`). The other options
+    are ``serve``'s (None: its default).
     """
     root_dir = Path(root) if root is not None else LESSONS_DIR
     command = [
