@@ -48,11 +48,10 @@ from canasta_teach.rooms.room import CLIENT_ADDRESS_HEADER
 DEFAULT_PORT = 8866
 HOST = "127.0.0.1"
 START_PAGE = "index.ipynb"
-#: Warm kernels the launcher keeps ready (``--preheat``; issue 22). Off by default for now: a
-#: warm kernel shut down while it starts (Ctrl-C soon after the start) prints ipykernel's own
-#: traceback and its TCP warnings in the terminal that ``make app`` keeps to one line; 2 is the
-#: size measured in docs/deploy.md.
-DEFAULT_PREHEAT = 0
+#: Warm kernels the launcher keeps ready (``--preheat``; issue 22): the size measured in
+#: docs/deploy.md. They stay quiet in ``make app``'s terminal (:func:`kernel_spec`,
+#: ``CanastaVoila.stop``).
+DEFAULT_PREHEAT = 2
 #: Debian's Chromium, driven by Playwright's Python API in tests and benchmarks (never
 #: ``playwright install``: no browser download works here).
 CHROMIUM = "/usr/bin/chromium"
@@ -172,9 +171,9 @@ def voila_command(
 
     Start it in its own process group (``start_new_session=True``) and stop it by killing that
     group: the kernels are its children. ``preheat``: how many warm kernels the server keeps
-    ready for the next page (``canasta_teach.warmkernels``; 0: none, as here by default, the
-    launcher ``make app`` uses :data:`DEFAULT_PREHEAT`). The other options are ``serve``'s
-    (None: its default).
+    ready for the next page (``canasta_teach.warmkernels``; 0: none, as here by default, which
+    tests rely on; the launcher ``make app`` uses :data:`DEFAULT_PREHEAT`). The other options
+    are ``serve``'s (None: its default).
     """
     root_dir = Path(root) if root is not None else LESSONS_DIR
     command = [
@@ -286,6 +285,49 @@ def build_jupyter_path(
     return target
 
 
+def kernel_spec() -> dict[str, Any]:
+    """The ``python3`` kernel spec ``serve`` gives its kernels (pages' and warm ones alike).
+
+    It is ipykernel's own, with two changes that keep ``make app``'s terminal to one line:
+
+    - ``--IPKernelApp.log_level=ERROR``: every kernel logged "Kernel is running over TCP
+      without encryption" (a warning about other users of the machine: the kernels listen on
+      127.0.0.1 and sign each message with their connection file's HMAC key, kept in the run's
+      private temporary folder) and "Parent appears to have exited". Errors still show, and
+      the app's own records from a kernel (``canasta_teach.widgets.serverlog``: the
+      ``canasta_teach`` logger, not ipykernel's) are not affected.
+    - ``interrupt_mode: message``: Jupyter interrupts a kernel before shutting it down; by a
+      signal, a kernel still importing (Ctrl-C soon after the start, a warm kernel starting)
+      dies with a ``KeyboardInterrupt`` traceback. A message reaches only a kernel that is up,
+      where it interrupts a running cell as the signal did.
+
+    The Python is this one (``sys.executable``), not whichever ``python`` is first on PATH.
+    """
+    return {
+        "argv": [
+            sys.executable,
+            "-m",
+            "ipykernel_launcher",
+            "-f",
+            "{connection_file}",
+            "--IPKernelApp.log_level=ERROR",
+        ],  # fmt: skip
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
+        "interrupt_mode": "message",
+        "metadata": {"debugger": False},
+    }
+
+
+def write_kernel_spec(data_dir: str | os.PathLike[str]) -> Path:
+    """Write :func:`kernel_spec` as ``data_dir/kernels/python3/kernel.json`` (``data_dir`` first
+    on ``JUPYTER_PATH``: it wins over the environment's own ``python3`` spec)."""
+    path = Path(data_dir) / "kernels" / "python3" / "kernel.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(kernel_spec(), indent=1) + "\n", encoding="utf-8")
+    return path
+
+
 def voila_json() -> dict[str, Any]:
     """The ``VoilaConfiguration`` part of :data:`VOILA_CONFIG`, as ``voila.json`` holds it.
 
@@ -314,11 +356,13 @@ def _serve(
     data_dir = tempfile.mkdtemp(prefix="canasta-jupyter-")
     atexit.register(shutil.rmtree, data_dir, True)
     build_jupyter_path(data_dir)
+    write_kernel_spec(data_dir)
     old = os.environ.get("JUPYTER_PATH")
     os.environ["JUPYTER_PATH"] = data_dir + (os.pathsep + old if old else "")
 
     import tornado.ioloop
     import tornado.web
+    from jupyter_core.utils import run_sync
     from jupyter_server.utils import url_path_join
     from voila.app import Voila
     from voila.tornado.handler import TornadoVoilaHandler
@@ -420,6 +464,16 @@ def _serve(
             with contextlib.suppress(Exception):  # already gone, or going: nothing to do
                 await manager.shutdown_kernel(kernel_id)
 
+    async def kill_starting_kernels(manager: Any) -> None:
+        starting = [
+            kernel_id
+            for kernel_id in manager.list_kernel_ids()
+            if getattr(manager.get_kernel(kernel_id), "execution_state", "starting") == "starting"
+        ]
+        for kernel_id in starting:
+            with contextlib.suppress(Exception):  # gone meanwhile: nothing to do
+                await manager.shutdown_kernel(kernel_id, now=True)
+
     app_instance: list[Any] = []
     warm: list[WarmKernels] = []
 
@@ -490,6 +544,15 @@ def _serve(
             every = min(30.0, max(0.5, unattended / 4))
             tornado.ioloop.PeriodicCallback(cull_unattended, every * 1000).start()
             super().listen()
+
+        def stop(self) -> None:
+            # Voilà asks every kernel to shut down; one still starting (a warm kernel, a page
+            # opened a moment before) gets that request mid-start and ipykernel prints a
+            # traceback ("Event loop is closed") in the terminal. Such a kernel has run no
+            # page yet and holds nothing: it is killed outright first (no interrupt signal:
+            # kernel_spec), the others shut down as Voilà does.
+            run_sync(kill_starting_kernels)(self.kernel_manager)
+            super().stop()
 
     class HostRefusedHandler(tornado.web.RequestHandler):
         def prepare(self) -> None:

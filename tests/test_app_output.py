@@ -3,6 +3,9 @@
 The walkthrough: the first ``make app`` showed setuptools' boxed "Editable installation" warning,
 then Voilà's own "running at http://127.0.0.1:8871/" (the bare server root) before the real
 address. The launcher here is the real one (``python -m canasta_teach.app``) on a free port.
+With warm kernels on (its default), the kernels said their TCP warning and, stopped while
+starting, ipykernel's tracebacks: the test stops the launcher just after it is ready, while
+its warm kernels are still starting.
 """
 
 from __future__ import annotations
@@ -56,6 +59,28 @@ def test_the_launcher_prints_only_the_start_pages_address() -> None:
     output = "".join(lines) + rest.decode("utf-8", "replace")
     assert URL.findall(output) == [start_page_url(port)], output
     assert "running at" not in output, output
+    assert "Traceback" not in output and "Error" not in output, output
+    assert "IPKernelApp" not in output and "Kernel started" in output, output  # warm kernels
+
+
+def test_the_served_kernel_spec_is_found_first_and_quiet(tmp_path: Path) -> None:
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    from canasta_teach.app import write_kernel_spec
+
+    write_kernel_spec(tmp_path)
+    manager = KernelSpecManager(kernel_dirs=[str(tmp_path / "kernels"), *jupyter_kernel_dirs()])
+    spec = manager.get_kernel_spec("python3")
+    assert spec.resource_dir == str(tmp_path / "kernels" / "python3")
+    assert spec.argv[0] == sys.executable and "{connection_file}" in spec.argv
+    assert "--IPKernelApp.log_level=ERROR" in spec.argv
+    assert spec.interrupt_mode == "message"  # no SIGINT into a kernel that is still importing
+
+
+def jupyter_kernel_dirs() -> list[str]:
+    from jupyter_core.paths import jupyter_path
+
+    return jupyter_path("kernels")
 
 
 def _makefile_quiet_build() -> str:
