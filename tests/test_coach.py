@@ -259,3 +259,32 @@ def test_a_yes_to_the_partner_ends_the_arranged_hand_with_its_score(tmp_path: Pa
     assert game.coach.note is not None and game.coach.note.key == "answer_agree"
     game._on_control("next_deal")
     assert game.deal == 1 and game.game.state.phase.value == "answer"
+
+
+def test_every_variant_has_the_coachs_side_and_names_only_known_mistakes() -> None:
+    """Each rule family has its bots' side (``bots.variant_bots``), filled by its bot module;
+    the mistakes a variant names are the coach's, and every one of them is named somewhere."""
+    from canasta_teach.bots.coach import MISTAKES
+    from canasta_teach.bots.variant_bots import variant_bots
+    from canasta_teach.engine.rules import FAMILIES
+
+    sides = {family: variant_bots(family) for family in FAMILIES}
+    for family, side in sides.items():
+        assert side.mistakes <= set(MISTAKES), family
+    assert set().union(*(side.mistakes for side in sides.values())) == set(MISTAKES)
+    with pytest.raises(ValueError):
+        variant_bots("samba")
+
+
+def test_the_levels_play_a_variant_with_its_own_player_where_it_has_one() -> None:
+    """Hand and Foot is played by its own easy and normal players, Classic by the levels."""
+    from canasta_teach.bots import EasyBot, NormalBot
+    from canasta_teach.bots.handfoot import HandFootEasy, HandFootNormal
+    from canasta_teach.engine.variants import find_variant
+
+    handfoot = find_variant(HAND_AND_FOOT.family).state_class.deal("s", HAND_AND_FOOT)
+    classic = State.deal("s", CLASSIC4)
+    for bot, own in ((EasyBot(3), HandFootEasy), (NormalBot(3), HandFootNormal)):
+        assert isinstance(bot.variant_player(handfoot), own)
+        assert bot.variant_player(classic) is None
+        assert bot.step(handfoot) == own(3).step(handfoot)

@@ -11,9 +11,9 @@ A *variant branch* is, in the package's source (read with ``ast``, not run):
   (``isinstance(state, HandFootState)`` is both).
 
 Only ``engine/handfoot.py``, ``engine/handfoot_notation.py`` and ``engine/variants.py`` may
-have them.  ``canasta_teach/bots`` is being rewritten on another branch: its branches today
-are listed in ``BOTS_ALLOWED``, which may only shrink (an entry no longer found fails too, so
-the list is cut as the branches go)."""
+have them (with ``bots/handfoot.py``, Hand and Foot's own computer player): the other bots
+look a variant's players and the coach's pieces up in ``bots.variant_bots`` by rule family,
+and read its features from ``Variant`` and the view."""
 
 from __future__ import annotations
 
@@ -35,15 +35,6 @@ FAMILY_WORDS = frozenset({*FAMILIES, *PRESETS})
 FAMILY_CONSTANTS = frozenset({"CLASSIC", "CLASSIC2", "CLASSIC4", "HAND_AND_FOOT"})
 VARIANT_ONLY_MODULES = frozenset(
     {"canasta_teach.engine.handfoot", "canasta_teach.engine.handfoot_notation"}
-)
-
-#: The bots' branches on this branch (``path: source of the branch``, once per occurrence).
-#: Remove an entry when its branch goes; never add one.
-BOTS_ALLOWED: tuple[tuple[str, str], ...] = (
-    ("bots/claims.py", "self.view.get('variant') == 'handfoot'"),
-    ("bots/coach.py", "from canasta_teach.engine.handfoot import HandFootState"),
-    *(("bots/coach.py", "HandFootState"),) * 5,
-    *(("bots/players.py", "state.rules.family == 'handfoot'"),) * 2,
 )
 
 
@@ -106,17 +97,10 @@ def all_branches() -> Counter[tuple[str, str]]:
 
 
 def test_no_variant_branch_outside_the_variants_modules() -> None:
-    found = all_branches()
-    allowed = Counter(BOTS_ALLOWED)
-    new = sorted((found - allowed).elements())
-    assert not new, "variant branches outside the variant's modules (ask Variant instead):\n" + (
-        "\n".join(f"  {where}: {branch}" for where, branch in new)
+    found = sorted(all_branches().elements())
+    assert not found, "variant branches outside the variant's modules (ask Variant instead):\n" + (
+        "\n".join(f"  {where}: {branch}" for where, branch in found)
     )
-    gone = sorted((allowed - found).elements())
-    assert not gone, "gone from the source: remove from BOTS_ALLOWED:\n" + (
-        "\n".join(f"  {where}: {branch}" for where, branch in gone)
-    )
-    assert all(where.startswith("bots/") for where, _ in BOTS_ALLOWED)
 
 
 def test_the_scanner_finds_each_kind_of_branch(tmp_path: Path) -> None:

@@ -19,10 +19,10 @@ from what it sees and keeps the move that comes out best (``hard``: one search, 
 with each variant's policy and evaluation, ``classic`` and ``handfoot``; a few tens of
 milliseconds a decision).
 
-The same bots play Hand and Foot: ``step`` hands a state whose ``rules.family`` is
-"handfoot" to the level's Hand and Foot player (``handfoot``: ``HandFootEasy``,
-``HandFootNormal``; the hard player's search with ``HandFootSearch``), so a table needs no
-branch per variant.
+The same bots play Hand and Foot: ``step`` looks the state's rule family up in
+``variant_bots`` and hands the state to the level's own player there (``handfoot``:
+``HandFootEasy``, ``HandFootNormal``; the hard player's search with ``HandFootSearch``), so
+neither a table nor a bot needs a branch per variant.
 """
 
 from __future__ import annotations

@@ -58,6 +58,7 @@ from canasta_teach.engine.determinize import determinize
 from canasta_teach.engine.goingout import going_out_plan
 from canasta_teach.engine.moves import LayDown
 from canasta_teach.engine.rng import SplitMix64
+from canasta_teach.engine.variants import find_variant
 from canasta_teach.engine.view import player_view
 
 CANASTA = 7  # C-CAN-1; a Hand and Foot pile is seven cards too (H-MELD-3)
@@ -126,8 +127,10 @@ class Seat:
         return self.me % 2
 
     @property
-    def handfoot(self) -> bool:
-        return self.view.get("variant") == "handfoot"
+    def piles_of_seven(self) -> bool:
+        """Whether a finished meld leaves the melds as a pile of seven (Hand and Foot,
+        H-MELD-3): the view then has the teams' piles and what they need to go out."""
+        return find_variant(self.view["variant"]).piles_of_seven
 
     def team_name(self, team: int) -> str:
         return str(self.view["teams"][team]["name"])
@@ -161,7 +164,7 @@ class Seat:
             total += int(m["value"])
             if m["canasta"]:
                 total += 500 if m["canasta"] == "natural" else 300
-        if self.handfoot:
+        if self.piles_of_seven:
             bonus = {"clean": 500, "dirty": 300, "wild": 1500}
             for g in self.view["piles"][team]["groups"]:
                 total += int(g["value"]) + bonus[g["kind"]]
@@ -215,8 +218,9 @@ def _draw_claims(state: State, me: Seat) -> list[Claim]:
 
 
 def _pile_size(me: Seat) -> Claim:
-    if me.handfoot:
-        return Claim("pile_take", {"count": int(me.view["take_count"])})  # H-TURN-1
+    take = me.view.get("take_count")  # the cards a pickup takes, where not the whole pile
+    if take is not None:
+        return Claim("pile_take", {"count": int(take)})  # H-TURN-1
     return Claim("pile_size", {"count": int(me.view["pile"]["size"])})
 
 
@@ -292,10 +296,10 @@ def _after_play_claims(state: State, after: State, me: Seat, move: Meld | Add | 
     elif not was_down and now_down:
         needed = int(me.view["teams"][team]["minimum"])
         points = sum(int(m["value"]) for m in later.view["teams"][team]["melds"])
-        if me.handfoot:
+        if me.piles_of_seven:
             points += sum(int(g["value"]) for g in later.view["piles"][team]["groups"])
         out.append(Claim("first_meld", {"points": points, "needed": needed}))
-    if me.handfoot:
+    if me.piles_of_seven:
         before = {(g["rank"], g["kind"]) for g in me.view["piles"][team]["groups"]}
         groups = later.view["piles"][team]["groups"]
         made = [g for g in groups if (g["rank"], g["kind"]) not in before]
@@ -338,7 +342,7 @@ def _discard_claims(state: State, me: Seat, move: Discard) -> list[Claim]:
     count = _count_after_discard(me)
     if card == BLACK3 or card <= TWO:
         out.append(Claim("blocks_pile", {"card": TOKENS[card]}))
-        if card <= TWO and not me.handfoot and not me.view["pile"]["frozen_for_all"]:
+        if card <= TWO and state.PILE_FREEZES and not me.view["pile"]["frozen_for_all"]:
             out.append(Claim("freezes"))
         return out
     if their_team != me.team:
@@ -347,7 +351,7 @@ def _discard_claims(state: State, me: Seat, move: Discard) -> list[Claim]:
             out.append(Claim("their_meld", {"team": team_name, "rank": TOKENS[card]}))
         else:
             out.append(Claim("no_their_meld", {"team": team_name, "rank": TOKENS[card]}))
-        if not me.handfoot:
+        if state.PILE_FREEZES:
             key = "pile_frozen_for" if me.frozen_for(their_team) else "pile_open_for"
             out.append(Claim(key, {"team": team_name}))
     held = me.known(nxt)[card]
@@ -363,10 +367,8 @@ def _discard_claims(state: State, me: Seat, move: Discard) -> list[Claim]:
 def _count_after_discard(me: Seat) -> int:
     """The cards the next player would take after a discard (Hand and Foot: the top seven)."""
     size = int(me.view["pile"]["size"]) + 1
-    if me.handfoot:
-        limit = int(me.view["take_limit"])
-        return size if limit <= 0 else min(limit, size)
-    return size
+    limit = int(me.view.get("take_limit", 0))  # 0, or no limit in the view: the whole pile
+    return size if limit <= 0 else min(limit, size)
 
 
 def next_may_take(state: State, seat: int, card: int) -> bool:
@@ -421,7 +423,7 @@ def _answer_claims(me: Seat) -> list[Claim]:
             },
         )
     )
-    if me.handfoot:
+    if me.piles_of_seven:
         out.append(_piles_claim(me, ours))
     else:
         needed = int(me.view["canastas_to_go_out"])

@@ -44,12 +44,15 @@ from canasta_teach.engine.view import player_view
 from .heuristics import (
     Choice,
     DiscardWeights,
+    discard_score,
     discard_value,
     feeding,
     first_meld_within_reach,
+    seen,
 )
 from .players import NormalBot
 from .search import SearchLimit, fit_report
+from .variant_bots import VariantBots, register
 
 CANASTA = 7  # C-CAN-1 (``RuleSet.canasta_size`` is not read by the engine yet)
 
@@ -422,6 +425,27 @@ class ClassicSearch:
 
 
 CLASSIC_SEARCH = ClassicSearch()
+
+
+# --------------------------------------------------------------------------- the coach's side
+
+
+def coach_discard(view: dict[str, Any], discards: Sequence[Discard]) -> Discard:
+    """The normal player's choice among ``discards`` (the coach's "throw this instead")."""
+    s = seen(view)
+    weights = DiscardWeights()  # the normal player's
+    return max(discards, key=lambda d: (discard_score(int(d.card), s, weights), int(d.card)))
+
+
+#: What the coach asks of Classic (``variant_bots``): this discard, the mistakes of a game of
+#: canastas, and worlds where a partner who asked "may I go out?" can go out.  The easy and
+#: normal levels are ``players.EasyBot`` and ``NormalBot`` themselves.
+register("classic", VariantBots(
+    best_discard=coach_discard,
+    mistakes=frozenset({"feeding", "black_three", "breaking_pair", "holding_cards",
+                        "wild_early"}),
+    fits_asker=True,
+))  # fmt: skip
 
 # --------------------------------------------------------------------------- fitting
 

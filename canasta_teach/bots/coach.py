@@ -47,7 +47,6 @@ from canasta_teach.engine import (
 )
 from canasta_teach.engine.cards import BLACK3, JOKER, TWO
 from canasta_teach.engine.goingout import going_out_plan
-from canasta_teach.engine.handfoot import HandFootState
 from canasta_teach.engine.rng import SplitMix64, seed_to_int
 from canasta_teach.engine.view import player_view
 
@@ -55,6 +54,7 @@ from .claims import Claim, claims_for, next_may_take, said
 from .hard import search_game
 from .heuristics import first_meld_within_reach
 from .search import Search, margin_rule
+from .variant_bots import variant_bots
 
 #: A pile of fewer cards is not worth a warning (the next player gains little).
 WARN_FROM = 3
@@ -85,8 +85,7 @@ def warn(state: State, seat: int, move: Move) -> Warning | None:
         return None
     card = int(move.card)
     size = len(state.pile) + 1
-    if isinstance(state, HandFootState):
-        size = min(size, state.rules.pile_take or size)
+    size = min(size, state.rules.pile_take or size)  # Hand and Foot takes the top 7 (H-TURN-1)
     if size < WARN_FROM or not next_may_take(state, seat, card):
         return None
     safer = [
@@ -101,20 +100,9 @@ def warn(state: State, seat: int, move: Move) -> Warning | None:
 
 
 def _best_discard(state: State, seat: int, discards: Sequence[Discard]) -> Discard:
-    """Among ``discards``, the one the normal player would throw."""
-    view = player_view(state, seat)
-    if isinstance(state, HandFootState):
-        from .handfoot import HandFootWeights, Table, discard_value
-
-        table = Table.of_view(view)
-        hf_weights = HandFootWeights()
-        return max(discards, key=lambda d: (discard_value(int(d.card), table, hf_weights),
-                                            int(d.card)))  # fmt: skip
-    from .heuristics import DiscardWeights, discard_score, seen
-
-    s = seen(view)
-    weights = DiscardWeights()  # the normal player's
-    return max(discards, key=lambda d: (discard_score(int(d.card), s, weights), int(d.card)))
+    """Among ``discards``, the one the normal player would throw (the variant's own rule of
+    thumb: ``VariantBots.best_discard``)."""
+    return variant_bots(state.rules.family).best_discard(player_view(state, seat), discards)
 
 
 # ---------------------------------------------------------------------------- notes
@@ -227,7 +215,7 @@ def judge(state: State, seat: int, played: Move, limit: CoachLimit | None = None
         return Judgement(played, played, 0.0, 0)
     search = Search(game, game.limit(state.players))
     worlds = search.worlds(state, seat, SplitMix64(_seed(view)), limit.worlds)
-    if state.phase is Phase.ANSWER and not isinstance(state, HandFootState):
+    if state.phase is Phase.ANSWER and variant_bots(state.rules.family).fits_asker:
         # The partner asked "may I go out?" (C-ASK-1): a player asks only when it can, so the
         # worlds give the asker a hand that goes out (the question is public information).
         asker = state.current
@@ -364,24 +352,27 @@ def mistake(state: State, seat: int, played: Move, best: Move) -> str:
     """The common mistake ``played`` is, in the learner's view, when the facts say so:
     feeding the next player, breaking a natural pair, spending wild cards early, forgetting
     the black three, holding cards while the other side can go out; Hand and Foot: not
-    heading for the foot.  "" when none of them fits."""
+    heading for the foot.  Only the mistakes of the variant's game are named
+    (``VariantBots.mistakes``).  "" when none of them fits."""
     team = seat % 2
     hand = state.hands[seat]
-    handfoot = isinstance(state, HandFootState)
+    named = variant_bots(state.rules.family).mistakes
     if isinstance(played, Discard):
         card = int(played.card)
-        if card >= 4 and next_may_take(state, seat, card):
+        if "feeding" in named and card >= 4 and next_may_take(state, seat, card):
             return "feeding"
-        if isinstance(best, Discard) and int(best.card) == BLACK3 and card != BLACK3:
+        best_card = int(best.card) if isinstance(best, Discard) else None
+        if "black_three" in named and best_card == BLACK3 and card != BLACK3:
             return "black_three"
-        if card >= 4 and hand[card] >= 2 and isinstance(best, Discard) and hand[int(best.card)] < 2:
+        pair = card >= 4 and hand[card] >= 2
+        if "breaking_pair" in named and pair and best_card is not None and hand[best_card] < 2:
             return "breaking_pair"
         if isinstance(best, Meld | Add):
-            if isinstance(state, HandFootState) and not state.in_foot[seat]:
-                return "foot_late"
-            if not handfoot and _other_side_can_go_out(state, team):
+            if "foot_late" in named and state.face_down_foot(seat) is not None:
+                return "foot_late"  # the foot still lies face down (H-FOOT-1)
+            if "holding_cards" in named and _other_side_can_go_out(state, team):
                 return "holding_cards"
-    if isinstance(played, Meld | Add) and not handfoot:
+    if isinstance(played, Meld | Add) and "wild_early" in named:
         wilds = sum(1 for k in played.cards if int(k) <= TWO)
         best_wilds = sum(1 for k in getattr(best, "cards", ()) if int(k) <= TWO)
         if wilds > best_wilds and state.down[team] and not _makes_canasta(state, seat, played):

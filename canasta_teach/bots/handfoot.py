@@ -51,6 +51,7 @@ from canasta_teach.engine.view import player_view
 
 from .heuristics import Choice
 from .search import SearchLimit, fit_report, view_rng
+from .variant_bots import VariantBots, register
 
 NATURAL_RANKS = tuple(range(FOUR, NUM_KINDS))
 
@@ -528,6 +529,24 @@ class HandFootNormal:
     def step(self, state: State) -> Choice:
         view, moves = _view_and_moves(state)
         return normal_choice(Table.of_view(view), moves, self.weights)
+
+
+def coach_discard(view: dict[str, Any], discards: Sequence[Discard]) -> Discard:
+    """The normal player's choice among ``discards`` (the coach's "throw this instead")."""
+    table = Table.of_view(view)
+    weights = HandFootWeights()
+    return max(discards, key=lambda d: (discard_value(int(d.card), table, weights),
+                                        int(d.card)))  # fmt: skip
+
+
+#: What the players and the coach ask of Hand and Foot (``variant_bots``): these levels, this
+#: discard, and the mistakes of this game (heading for the foot, H-FOOT-1; no canastas to
+#: hold cards for or to spend wild cards on early).
+register("handfoot", VariantBots(
+    best_discard=coach_discard,
+    mistakes=frozenset({"feeding", "black_three", "breaking_pair", "foot_late"}),
+    players={"easy": HandFootEasy, "normal": HandFootNormal},
+))  # fmt: skip
 
 
 # --------------------------------------------------------------------------- hard

@@ -33,7 +33,6 @@ from canasta_teach.engine.goingout import going_out_plan
 from canasta_teach.engine.rng import SplitMix64, seed_to_int
 from canasta_teach.engine.view import player_view
 
-from .handfoot import HandFootEasy, HandFootNormal
 from .heuristics import (
     WILDS,
     Choice,
@@ -45,8 +44,8 @@ from .heuristics import (
     seen,
     wild_count,
 )
+from .variant_bots import Player, variant_bots
 
-HandFootBot = HandFootEasy | HandFootNormal
 #: The normal player answers "may I go out?" with yes when its hand would cost at most this.
 ANSWER_HAND_POINTS = 50
 
@@ -56,19 +55,24 @@ class _Player:
 
     def __init__(self, seed: int | str = 0) -> None:
         self.seed = seed
-        self._handfoot: HandFootBot | None = None
+        #: This level's player of each variant that has its own (``variant_bots``), by rule
+        #: family, made on first use; None where this class plays the variant itself.
+        self._own: dict[str, Player | None] = {}
 
-    def handfoot(self) -> HandFootBot:
-        """This level's Hand and Foot player (``bots.handfoot``), made on first use."""
-        if self._handfoot is None:
-            make = HandFootNormal if self.name == "normal" else HandFootEasy
-            self._handfoot = make(self.seed)
-        return self._handfoot
+    def variant_player(self, state: State) -> Player | None:
+        """This level's own player for ``state``'s variant (Hand and Foot's ``bots.handfoot``),
+        or None when this class plays it (Classic)."""
+        family = state.rules.family
+        if family not in self._own:
+            make = variant_bots(family).players.get(self.name)
+            self._own[family] = make(self.seed) if make is not None else None
+        return self._own[family]
 
     def step(self, state: State) -> Choice:
         """A legal move for the seat to move (``state.to_move``), and why."""
-        if state.rules.family == "handfoot":
-            return self.handfoot().step(state)
+        own = self.variant_player(state)
+        if own is not None:
+            return own.step(state)
         view = player_view(state, state.to_move)
         moves = state.legal_moves()
         if not moves:
@@ -132,10 +136,11 @@ class NormalBot(_Player):
     def step(self, state: State) -> Choice:
         """As every player, plus going out: when it can go out this turn it first asks its
         partner (C-ASK-1, four players), and after a yes it goes out.  The plan reads only
-        its own hand and the table (``engine.goingout``).  A Hand and Foot state goes to the
-        variant's normal player (``bots.handfoot``)."""
-        if state.rules.family == "handfoot":
-            return self.handfoot().step(state)
+        its own hand and the table (``engine.goingout``).  A variant with its own normal
+        player (Hand and Foot: ``bots.handfoot``) is played by that one."""
+        own = self.variant_player(state)
+        if own is not None:
+            return own.step(state)
         view = player_view(state, state.to_move)
         moves = state.legal_moves()
         if not moves:
