@@ -273,3 +273,21 @@ def test_the_hubs_learner_environment_holds_no_store_url() -> None:
     assert "sekrit" not in text and "redis://" not in text and "postgresql" not in text
     (service,) = sections["JupyterHub"].services
     assert service["environment"]["CANASTA_ROOMS_URL"] == env["CANASTA_ROOMS_URL"]
+
+
+def test_a_room_link_on_a_hub_goes_through_the_hubs_user_redirect(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A learner's server prefix (``/user/NAME/``) is no friend's to open: on a hub the page's
+    room link is rewritten to the hub's user-redirect; off a hub it is left alone."""
+    from canasta_teach.widgets.remote import hub_share
+
+    monkeypatch.delenv("CANASTA_SERVICE_URL", raising=False)
+    monkeypatch.setenv("JUPYTERHUB_SERVICE_PREFIX", "/user/ali/")
+    assert hub_share() is None
+    monkeypatch.setenv("CANASTA_SERVICE_URL", "http://127.0.0.1:1/services/canasta/")
+    monkeypatch.setenv("JUPYTERHUB_BASE_URL", "/")
+    assert hub_share() == {"server": "/user/ali/", "redirect": "/hub/user-redirect/"}
+    monkeypatch.setenv("JUPYTERHUB_BASE_URL", "/school/")
+    monkeypatch.setenv("JUPYTERHUB_SERVICE_PREFIX", "/school/user/ali/")
+    assert hub_share() == {"server": "/school/user/ali/", "redirect": "/school/hub/user-redirect/"}

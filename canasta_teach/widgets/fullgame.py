@@ -543,6 +543,7 @@ class FullGame:
         from canasta_teach.rooms import RoomError
 
         from .friends import create_room_for
+        from .remote import hub_share
 
         try:
             code, token = create_room_for(self)
@@ -556,7 +557,7 @@ class FullGame:
         # is), or shows the link when the browser opened no tab.
         self.widget.send({"kind": "room_go", "code": code, "token": token, "lang": self.lang,
                           "opened": tr.ui("room.tab_opened"), "blocked": tr.ui("room.tab_blocked"),
-                          "link": tr.ui("room.open_link")})  # fmt: skip
+                          "link": tr.ui("room.open_link"), "share": hub_share()})  # fmt: skip
 
     def in_progress(self) -> bool:
         """Moves made in a game not over: a new game would lose them."""

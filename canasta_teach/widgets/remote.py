@@ -51,6 +51,18 @@ def service_url() -> str | None:
     return url.rstrip("/") + "/" if url else None
 
 
+def hub_share() -> dict[str, str] | None:
+    """On a hub, how a room link reaches the friend's own server: the page's address starts
+    with this learner's server prefix (``/user/NAME/``), which the friend may not open; the
+    hub's ``user-redirect`` sends whoever follows the link to their own server (JupyterLab's
+    shareable links do the same).  None off a hub."""
+    server = os.environ.get("JUPYTERHUB_SERVICE_PREFIX", "")
+    if service_url() is None or not server.startswith("/"):
+        return None
+    hub = os.environ.get("JUPYTERHUB_BASE_URL", "/").rstrip("/") + "/hub/"
+    return {"server": server.rstrip("/") + "/", "redirect": hub + "user-redirect/"}
+
+
 class ServiceError(Exception):
     """The service refused (``code``, ``params``: the room's or the board's own codes) or
     could not be reached (``unavailable``)."""
@@ -140,8 +152,14 @@ class RemoteRoomTable:
         self.widget.message = {"kind": "refusal", "text": tr.ui("room.error.unavailable")}
 
     def _apply(self, answer: Any) -> None:
+        state = answer["state"]
+        share = hub_share()
+        invite = state.get("game", {}).get("invite")
+        if share is not None and isinstance(invite, dict):
+            # The service does not know this learner's server: the link's way is said here.
+            state = {**state, "game": {**state["game"], "invite": {**invite, "share": share}}}
         with self.widget.hold_sync():
-            for name, value in answer["state"].items():
+            for name, value in state.items():
                 setattr(self.widget, name, value)
         for content in answer["customs"]:
             self.widget.send(content)

@@ -869,10 +869,16 @@ function render({ model, el }) {
   // browser is kept here, per room, so that the same link brings it back to the same seat.
   const ROOM_PAGE = "play-together.ipynb";
   const roomKey = (code) => "canasta-teach:v1:room:" + String(code).replace(/[^A-Za-z0-9]/g, "").toUpperCase();
-  function roomLink(code) {
+  function roomLink(code, share) {
     // The page sits in the lessons folder, beside index.ipynb: the root Voilà serves (make app)
     // or its lessons/ folder (Binder); elsewhere (JupyterLab), one level up from a lesson.
-    const path = window.location.pathname;
+    let path = window.location.pathname;
+    // On a hub (the kernel says so): not this learner's server, which a friend may not open,
+    // but the hub's user-redirect, which takes whoever follows the link to their own.
+    if (share && typeof share.server === "string" && typeof share.redirect === "string"
+        && path.startsWith(share.server)) {
+      path = share.redirect + path.slice(share.server.length);
+    }
     const marker = "/voila/render/";
     const at = path.indexOf(marker);
     let base;
@@ -930,7 +936,7 @@ function render({ model, el }) {
     remember(roomKey(msg.code), msg.token);
     if (msg.kind === "room_go") {
       rememberLang(msg.lang);
-      const link = roomLink(msg.code);
+      const link = roomLink(msg.code, msg.share);
       let opened = false;
       if (roomTab && !roomTab.closed) {
         try { roomTab.location.replace(link); opened = true; } catch (error) { opened = false; }
@@ -1005,7 +1011,7 @@ function render({ model, el }) {
   }
 
   function drawInvite(invite) {
-    const link = roomLink(invite.code);
+    const link = roomLink(invite.code, invite.share);
     const copied = h("span", { class: "ct-copied", role: "status", "aria-live": "polite" });
     const copy = () => {
       const done = () => { copied.textContent = invite.copied || ""; };
