@@ -34,7 +34,7 @@ import pytest
 from canasta_teach.i18n import get_translator
 from canasta_teach.leaderboard import Leaderboard, today_utc
 from canasta_teach.widgets.remote import RemoteLeaderboard, RemoteRoomTable, ServiceClient
-from tests.test_leaderboard import pg_url, postgres_server  # noqa: F401 - fixtures
+from tests.test_leaderboard import new_database, postgres_server  # noqa: F401 - fixture
 from tests.test_service import finished_daily_game
 
 pytestmark = pytest.mark.hub
@@ -73,7 +73,7 @@ class Hub:
         self.port, self.api_port = free_port(), free_port()
         self.proxy_api_port, self.service_port = free_port(), free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.dir = tmp
+        self.dir, self.database_url = tmp, database_url
         env = {
             **os.environ,
             "CANASTA_HUB_DIR": str(tmp), "CANASTA_HUB_PORT": str(self.port),
@@ -144,21 +144,24 @@ class Learner:
         raise AssertionError(f"no single-user server for {self.name}")
 
 
-@pytest.fixture
-def hub(tmp_path: Path, redis_url: str, pg_url: str) -> Iterator[Hub]:  # noqa: F811
+@pytest.fixture(scope="module")
+def hub(
+    tmp_path_factory: pytest.TempPathFactory,
+    redis_url: str,
+    postgres_server: str,  # noqa: F811
+) -> Iterator[Hub]:
+    """One hub for this module's tests (each test logs in learners of its own), the board
+    on a database of its own."""
     if not PROXY.exists() and shutil.which("configurable-http-proxy") is None:
         pytest.skip("configurable-http-proxy is missing: `make hub` installs it (npm)")
-    running = Hub(tmp_path, redis_url, pg_url)
+    running = Hub(tmp_path_factory.mktemp("hub"), redis_url, new_database(postgres_server))
     try:
         yield running
     finally:
         running.stop()
 
 
-def test_two_learners_play_a_room_and_share_the_board_through_the_hub(
-    hub: Hub,
-    pg_url: str,  # noqa: F811
-) -> None:
+def test_two_learners_play_a_room_and_share_the_board_through_the_hub(hub: Hub) -> None:
     ali, bo = Learner(hub, "ali"), Learner(hub, "bo")
     for learner in (ali, bo):
         wait_for(f"{learner.name}'s server", learner.ready, hub=hub.proc)
@@ -214,9 +217,102 @@ def test_two_learners_play_a_room_and_share_the_board_through_the_hub(
     record = list(game.record()["moves"])
     for name, shown in (("ali", "Ali"), ("bo", "Bo")):
         RemoteLeaderboard(client(name)).record_game(shown, today_utc(), "easy", "classic2", record)
-    board = Leaderboard(pg_url)
+    board = Leaderboard(hub.database_url)
     try:
         rows = [(r.name, r.score) for r in board.top(today_utc(), "classic2", "easy")]
     finally:
         board.close()
     assert sorted(rows) == [("Ali", game.totals[0]), ("Bo", game.totals[0])]
+
+
+def chromium_for_the_hub() -> None:
+    """Skip with the reason when the browser test cannot run here."""
+    pytest.importorskip("playwright", reason="playwright is not installed: pip install '.[test]'")
+    from canasta_teach import app
+
+    if not Path(app.CHROMIUM).exists():
+        pytest.skip(f"{app.CHROMIUM} is missing: `make browser` installs it (apt, as root)")
+
+
+@pytest.mark.browser
+def test_two_learners_in_two_browsers_invite_join_and_play_through_the_hub(
+    hub: Hub, tmp_path: Path
+) -> None:
+    """In Chromium: each learner logs in to the hub, their own server opens the lessons in
+    Voilà; the Urdu learner presses Invite in lesson 11's full game, the Telugu learner opens
+    the room link (the hub sends it to their own server), and both move, each seeing the
+    other's move in their own language."""
+    chromium_for_the_hub()
+    from playwright.sync_api import Page, sync_playwright
+
+    from tests.browser.conftest import PAGE_TIMEOUT_MS, launch
+    from tests.browser.test_friends_browser import (
+        expect,
+        play_turn,
+        reader,
+        seat_rows,
+        whose_turn,
+    )
+
+    ur, te = get_translator("ur"), get_translator("te")
+
+    def log_in(page: Page, name: str) -> None:
+        page.goto(f"{hub.url}/hub/login")
+        page.locator("input[name='username']").fill(name)
+        page.locator("input[name='password']").fill(PASSWORD)
+        page.locator("input[type='submit'], button[type='submit']").first.click()
+        # The hub starts the learner's server and sends the browser to the lessons in Voilà.
+        page.wait_for_url(re.compile(rf"/user/{name}/voila/render/lessons/index\.ipynb"),
+                          timeout=PAGE_TIMEOUT_MS)  # fmt: skip
+        expect(page.locator(".ct-lang-tile").first).to_be_visible()
+
+    with sync_playwright() as p:
+        usha_browser = launch(p, tmp_path / "usha")
+        teja_browser = launch(p, tmp_path / "teja")
+        try:
+            lessons = reader(usha_browser, "ur", new_player=True)
+            friend = reader(teja_browser, "te")
+            log_in(lessons, "usha")
+            log_in(friend, "teja")
+            # The Urdu learner's lesson 11, on her own server: Invite makes the room.
+            lessons.goto(lessons.url.replace("index.ipynb", "ur/11-full-game.ipynb"))
+            with usha_browser.expect_page(timeout=PAGE_TIMEOUT_MS) as opened:
+                lessons.locator(".ct-full [data-ct-game='invite']").click()
+            host = opened.value
+            host.wait_for_url(re.compile(r"play-together\.ipynb#room="), timeout=PAGE_TIMEOUT_MS)
+            link = host.locator("[data-ct-room-link]").get_attribute("href") or ""
+            assert "/user/usha/" in host.url
+            # The link is not her server's (the friend may not open it) but the hub's way to
+            # whoever follows it's own.
+            assert "/hub/user-redirect/voila/render/lessons/play-together.ipynb#room=" in link
+            expect(host.locator(".ct-root")).to_have_attribute("dir", "rtl")
+            expect(host.locator(".ct-prompt")).to_have_text(ur.ui("room.lobby.host_prompt"))
+
+            friend.goto(link)
+            friend.wait_for_url(re.compile(r"/user/teja/voila/render/lessons/play-together"))
+            expect(friend.locator(".ct-prompt")).to_have_text(te.ui("room.lobby.guest_prompt"))
+            expect(friend.locator(".ct-root")).to_have_attribute("lang", "te")
+            expect(friend.locator(".ct-puzzle-number")).to_contain_text(
+                te.ui("room.you_are", seat=te.seat("N")))  # fmt: skip
+            # The host's page learns of the friend through the service, by itself.
+            expect(seat_rows(host).nth(2)).to_contain_text(ur.ui("room.who.friend"))
+
+            host.locator("[data-ct-game='start']").click()
+            for page, tr in ((host, ur), (friend, te)):
+                expect(page.locator(".ct-root [data-ct-action='draw']")).to_have_text(
+                    tr.ui("button.draw"))  # fmt: skip
+            moved: dict[str, int] = {"host": 0, "friend": 0}
+            mover: Page | None = None
+            while min(moved.values()) == 0 and sum(moved.values()) < 8:
+                mover = whose_turn([host, friend], mover)
+                assert mover is not None, "the hand ended before both learners moved"
+                play_turn(mover)
+                moved["host" if mover is host else "friend"] += 1
+            assert min(moved.values()) >= 1, moved
+            # Each sees the other's move, told in their own language.
+            expect(host.locator(".ct-log")).to_contain_text(ur.seat("N"))
+            expect(friend.locator(".ct-log")).to_contain_text(te.seat("S"))
+        finally:
+            for context in (usha_browser, teja_browser):
+                with contextlib.suppress(Exception):
+                    context.close()

@@ -140,15 +140,20 @@ def postgres_server() -> Iterator[str]:
 _database_numbers = itertools.count(1)
 
 
-@pytest.fixture
-def pg_url(postgres_server: str) -> str:
-    """A new, empty database on the test server."""
+def new_database(postgres_server: str) -> str:
+    """The URL of a new, empty database on the test server."""
     name = f"leaderboard_{os.getpid()}_{next(_database_numbers)}"
     admin = sa.create_engine(f"{postgres_server}/postgres", isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
         conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
     admin.dispose()
     return f"{postgres_server}/{name}"
+
+
+@pytest.fixture
+def pg_url(postgres_server: str) -> str:
+    """A new, empty database on the test server."""
+    return new_database(postgres_server)
 
 
 @pytest.fixture
