@@ -5,7 +5,8 @@ Fixtures:
   -> ``tests/browser/notebooks/`` (test-only notebooks such as ``_test/bare_button.ipynb``).
 - ``voila_url``: base URL (``http://127.0.0.1:PORT``) of one Voilà server for the session,
   started with ``canasta_teach.app.start_server`` on a free loopback port; its log goes to
-  ``test-artifacts/voila-server.log``. ``render_url(voila_url, "en/01_x.ipynb")`` gives a page.
+  ``test-artifacts/voila-server[-gwN].log`` (one per pytest-xdist worker).
+  ``render_url(voila_url, "en/01_x.ipynb")`` gives a page.
 - ``browser_context`` / ``page``: Chromium from ``/usr/bin/chromium`` driven by Playwright's sync
   API (never ``playwright install``). Without Chromium the tests fail under CI and skip locally.
 - ``second_browser``: another Chromium with a fresh profile of its own (a friend's browser).
@@ -58,6 +59,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
 
 
+#: The test server's log under test-artifacts/: each pytest-xdist worker runs a server of its own,
+#: so each has its own log (two servers writing one file would clobber each other's lines).
+SERVER_LOG = "voila-server{}.log".format(
+    f"-{os.environ['PYTEST_XDIST_WORKER']}" if os.environ.get("PYTEST_XDIST_WORKER") else ""
+)
+
+
 def _in_ci() -> bool:
     return os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
 
@@ -81,7 +89,7 @@ def voila_url(
     # Saved games, the leaderboard and the rooms of this run: a fresh folder, never the home's.
     env = {**os.environ, "CANASTA_DATA_DIR": str(tmp_path_factory.mktemp("data"))}
     env.pop("CANASTA_ROOMS_URL", None)
-    with open(artifacts / "voila-server.log", "wb") as log:
+    with open(artifacts / SERVER_LOG, "wb") as log:
         proc = start_server(port, site_root, stdout=log, stderr=log, stdin=None, env=env)
         try:
             wait_for_port(port, timeout=120, proc=proc)
