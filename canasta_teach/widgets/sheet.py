@@ -11,6 +11,7 @@ from typing import Any
 from canasta_teach.engine import State
 from canasta_teach.engine.cards import TOKENS, kinds_of
 from canasta_teach.engine.scoring import ScoreLine, score_hand
+from canasta_teach.engine.teams import seats_of
 from canasta_teach.engine.variants import variant_of
 from canasta_teach.engine.view import seat_names, team_names
 from canasta_teach.i18n import Translator
@@ -72,24 +73,30 @@ def line_facts(
         return tr.ui(SCORE_WHY[line.code], cards=tr.card("3R", count)), [f"{side} .ct-red-threes"]
     if line.code == "melded_cards":
         # "seven kings (70) + five queens, a 2 and a joker (120)": each meld and its count.
-        working = " + ".join(
-            tr.ui(
-                "game.value_part",
-                cards=tr.cards([TOKENS[k] for k in g.cards()]),
-                points=points(g.value),
-            )  # fmt: skip
-            for g in melds
-        )
+        working = _melds_working(tr, melds)
         selectors = [f"{side} [data-ct-meld='{TOKENS[g.rank]}']" for g in melds]
         return tr.ui(SCORE_WHY[line.code], working=working, total=points(line.points)), selectors
     if line.code == "cards_in_hand":
-        seats = [s for s in range(state.players) if s % 2 == team]
+        seats = list(seats_of(team, state.players))
         left = [
             TOKENS[k] for s in seats for k in range(len(TOKENS)) for _ in range(state.hands[s][k])
         ]
         why = tr.ui(SCORE_WHY[line.code], cards=tr.cards(left), total=points(-line.points))
         return why, _leftover_selectors(state, seats)
     return tr.ui(SCORE_WHY[line.code]), []
+
+
+def _melds_working(tr: Translator, groups: Sequence[Any]) -> str:
+    """A team's melds with their values, as the sheet's working: "seven kings (70) + five
+    queens, a 2 and a joker (120)"."""
+    return " + ".join(
+        tr.ui(
+            "game.value_part",
+            cards=tr.cards([TOKENS[k] for k in g.cards()]),
+            points=signed(g.value),
+        )  # fmt: skip
+        for g in groups
+    )
 
 
 def _pile_line_facts(
@@ -110,17 +117,10 @@ def _pile_line_facts(
         return tr.ui(key, cards=tr.card("3R", count), value=value), [f"{side} .ct-red-threes"]
     if line.code == "melded_cards":
         groups = [g for _, g in state.complete_piles(team)] + list(state.melds[team].values())
-        working = " + ".join(
-            tr.ui(
-                "game.value_part",
-                cards=tr.cards([TOKENS[k] for k in g.cards()]),
-                points=points(g.value),
-            )  # fmt: skip
-            for g in groups
-        )
+        working = _melds_working(tr, groups)
         return tr.ui(SCORE_WHY[line.code], working=working, total=points(line.points)), []
     if line.code == "cards_in_hand_foot":
-        seats = [s for s in range(state.players) if s % 2 == team]
+        seats = list(seats_of(team, state.players))
         left = [
             TOKENS[k]
             for s in seats
