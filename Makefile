@@ -21,7 +21,7 @@ QUIET_BUILD := PYTHONWARNINGS="ignore:Editable installation"
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(QUIET_BUILD) $(PY) -m pip install --quiet -e '.[app,test,dev]'
+	$(QUIET_BUILD) $(PY) -m pip install --quiet -e '.[app,test,dev,hub]'
 	touch $@
 
 # Serves lessons/ with Voilà and the canasta template on 127.0.0.1:$(PORT);
