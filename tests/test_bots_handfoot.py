@@ -22,16 +22,23 @@ from canasta_teach.bots import BOTS, find_bot
 from canasta_teach.bots.arena import play_game
 from canasta_teach.bots.handfoot import (
     HANDFOOT_SEARCH,
+    HARD_STYLE,
+    HARD_WEIGHTS,
     HF_LIMIT,
     HF_SHARED_WHY_CODES,
     HF_WHY_CODES,
+    NORMAL_STYLE,
+    HandFootWeights,
     Table,
+    best_play,
+    normal_choice,
     rollout_move,
 )
 from canasta_teach.bots.hard import HardBot
-from canasta_teach.bots.heuristics import WHY_CODES
+from canasta_teach.bots.heuristics import WHY_CODES, Choice
 from canasta_teach.bots.search import canonical
-from canasta_teach.engine import Discard, Phase, State
+from canasta_teach.engine import Add, Discard, Kind, Meld, Phase, State
+from canasta_teach.engine.cards import NUM_KINDS
 from canasta_teach.engine.determinize import determinize
 from canasta_teach.engine.game import Game
 from canasta_teach.engine.handfoot import HandFootState
@@ -190,3 +197,63 @@ def test_hard_keeps_to_its_budget() -> None:
     state: State = states_reached("hf-budget", every=7, rounds=1)[6]
     bot.step(state)
     assert bot.simulations <= HF_LIMIT.worlds * HF_LIMIT.candidates
+
+
+# ---------------------------------------------------------------------------- the hard prior
+
+
+def _table(hand: dict[Kind, int], **fields: object) -> Table:
+    """A down team's view after the draw, with ``hand`` and any other fields given."""
+    counts = [0] * NUM_KINDS
+    for kind, n in hand.items():
+        counts[kind] = n
+    base: dict[str, object] = dict(
+        hand=tuple(counts), seat=0, phase="meld", pile_top=None, pile_size=4, take_count=4,
+        ours={}, theirs={}, staged={}, staged_value=0, our_down=True, minimum=0,
+        our_piles=(0, 0, 0), their_piles=(0, 0, 0), needed=(2, 2, 1), in_foot=False,
+        partner_in_foot=False,
+    )  # fmt: skip
+    base.update(fields)
+    return Table(**base)  # type: ignore[arg-type]
+
+
+def test_the_hard_prior_throws_a_rank_the_other_team_is_melding_the_normal_one_keeps_it() -> None:
+    # West and East have an unfinished meld of 9s: they add every 9 they get to it at once, so
+    # West (next) hardly holds the natural pair that takes the pile (H-PILE-1).  A lone 9 is
+    # the hard player's discard; the normal player keeps it from them and throws the lone 8.
+    t = _table({Kind.NINE: 1, Kind.EIGHT: 1, Kind.KING: 2}, theirs={int(Kind.NINE): (4, 0)})
+    moves = [Discard(Kind.NINE), Discard(Kind.EIGHT), Discard(Kind.KING)]
+    assert normal_choice(t, moves, HARD_WEIGHTS, HARD_STYLE).move == Discard(Kind.NINE)
+    assert normal_choice(t, moves, HandFootWeights()).move == Discard(Kind.EIGHT)
+
+
+def test_the_hard_prior_puts_wild_cards_on_the_wild_meld_before_natural_plays() -> None:
+    wild = Add(Kind.JOKER, (Kind.TWO,))
+    natural = Meld((Kind.SEVEN, Kind.SEVEN, Kind.SEVEN))
+    t = _table({Kind.TWO: 1, Kind.SEVEN: 3, Kind.FIVE: 1}, ours={int(Kind.JOKER): (0, 4)})
+    moves = [natural, wild, Discard(Kind.FIVE)]
+    assert best_play(t, moves, HARD_STYLE) == Choice(wild, "hf_wild_pile", {"cards": 1})
+    assert best_play(t, moves, NORMAL_STYLE) is not None
+    assert best_play(t, moves, NORMAL_STYLE).move == natural  # type: ignore[union-attr]
+
+
+def test_the_hard_prior_spends_no_wild_card_on_a_spare_dirty_pile_before_its_wild_pile() -> None:
+    # Two dirty piles made already, no wild pile, a dirty meld of six queens: the seventh
+    # card would be a wild one worth a seventh of the wild pile (1,500) for a 300 pile.
+    finish = Add(Kind.QUEEN, (Kind.TWO,))
+    t = _table({Kind.TWO: 1, Kind.FIVE: 1, Kind.SIX: 1, Kind.EIGHT: 1},
+               ours={int(Kind.QUEEN): (5, 1)}, our_piles=(2, 2, 0))  # fmt: skip
+    moves = [finish, Discard(Kind.FIVE), Discard(Kind.SIX), Discard(Kind.EIGHT)]
+    assert best_play(t, moves, HARD_STYLE) is None
+    assert best_play(t, moves, NORMAL_STYLE) == Choice(finish, "hf_dirty_pile",
+                                                       {"rank": int(Kind.QUEEN)})  # fmt: skip
+    # With the wild pile made, the spare dirty pile is worth its wild card.
+    made = _table({Kind.TWO: 1, Kind.FIVE: 1, Kind.SIX: 1, Kind.EIGHT: 1},
+                  ours={int(Kind.QUEEN): (5, 1)}, our_piles=(2, 2, 1))  # fmt: skip
+    assert best_play(made, moves, HARD_STYLE) == best_play(made, moves, NORMAL_STYLE)
+
+
+def test_the_searchs_rollouts_play_the_hard_prior() -> None:
+    hard = HANDFOOT_SEARCH
+    for state in states_reached("hf-hard-rollout", every=5):
+        assert hard.policy(state) == hard.prior(state).move
