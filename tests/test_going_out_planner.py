@@ -26,7 +26,12 @@ from canasta_teach.bots import find_bot
 from canasta_teach.engine import CLASSIC2, CLASSIC4, Phase, State
 from canasta_teach.engine.cards import NUM_KINDS, Kind
 from canasta_teach.engine.game import Game
-from canasta_teach.engine.goingout import GoingOut, going_out_plan, plan_going_out
+from canasta_teach.engine.goingout import (
+    GoingOut,
+    canastas_within_reach,
+    going_out_plan,
+    plan_going_out,
+)
 from canasta_teach.engine.moves import Add, Discard, Meld, Move, Reason
 
 # ---------------------------------------------------------------------- the old planner
@@ -173,6 +178,27 @@ def test_the_planner_answers_as_the_old_exhaustive_one(seed: int, players: int) 
                 assert bounded == reference_plan(state, laid, discard, limit=3)
             compared += 1
     assert compared > 0
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10**6), players=st.sampled_from([4, 2]))
+def test_no_way_out_is_lost_to_the_canasta_bound(seed: int, players: int) -> None:
+    # ``canastas_within_reach`` lets the planners skip hands short of the canastas going out
+    # needs (C-OUT-1): it must never skip a hand with a way out, and it must skip some.
+    skipped = 0
+    for state in meld_positions(seed, players)[::2]:
+        needed = state.rules.canastas_to_go_out
+        team = state.current % 2
+        for laid, discard in ways_to_lay(state.hands[state.current]):
+            reach = canastas_within_reach(state, laid)
+            plan = plan_going_out(state, laid, discard, limit=10**9)
+            if plan.moves is not None:
+                trial = state.copy()
+                for move in plan.moves:
+                    assert trial.apply(move).legal
+                assert reach >= max(needed, trial.canastas(team)), (laid, plan.moves)
+            skipped += reach < needed
+    assert players == 4 or skipped > 0
 
 
 def test_black_threes_go_down_last_when_going_out() -> None:

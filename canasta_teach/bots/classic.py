@@ -36,7 +36,7 @@ from canasta_teach.engine import (
     TakePile,
 )
 from canasta_teach.engine.cards import BLACK3, FOUR, JOKER, NUM_KINDS, TWO, VALUES, Kind
-from canasta_teach.engine.goingout import plan_going_out
+from canasta_teach.engine.goingout import canastas_within_reach, plan_going_out
 from canasta_teach.engine.scoring import score_hand
 from canasta_teach.engine.variants import find_variant
 from canasta_teach.engine.view import player_view
@@ -240,7 +240,8 @@ def _plan_out(state: State) -> tuple[Move, ...] | None:
 def _going_out_plan(state: State) -> tuple[Move, ...] | None:
     """``goingout.going_out_plan`` with ``ROLLOUT_PLANS`` tries a discard, and without trying
     a discard that surely strands a card (a lone natural of a rank with no meld, one or two
-    black threes, a pair with no wild card left for it): its answer, in less time."""
+    black threes, a pair with no wild card left for it) or leaves the team short of the
+    canastas going out needs (``canastas_within_reach``): its answer, in less time."""
     if state.phase is not Phase.MELD or state.to_move != state.current:
         return None
     seat = state.current
@@ -260,7 +261,8 @@ def _going_out_plan(state: State) -> tuple[Move, ...] | None:
         laid = hand[:]
         if discard is not None:
             laid[discard] -= 1
-        if sum(laid) == 0 or _strands(laid, targets):
+        short = canastas_within_reach(state, laid) < state.rules.canastas_to_go_out
+        if sum(laid) == 0 or short or _strands(laid, targets):
             continue
         plan = plan_going_out(state, laid, None if discard is None else Kind(discard),
                               limit=ROLLOUT_PLANS)  # fmt: skip

@@ -182,6 +182,40 @@ def plan_going_out(
     return GoingOut(None, first_reason)
 
 
+def canastas_within_reach(state: State, laid: Sequence[int]) -> int:
+    """The most canastas the player's team could hold after laying down the counts ``laid``
+    (C-CAN-1): those it has (or has set aside), and the groups ``laid`` could finish, each
+    with the wild cards it needs, fewest first, as far as the wild cards laid go and each
+    group's room for them allows (C-MELD-2).
+
+    An upper bound on every plan's canastas: going out needs ``canastas_to_go_out`` of them
+    (C-OUT-1, C-OUT-5), so a hand short of that bound cannot go out, whatever the plan, and
+    the planner need not try one (in a two-player rollout most tries were such hands)."""
+    team = state.current % 2
+    targets = state.melds[team] if state.down[team] else state.staged
+    size = state.rules.canasta_size
+    have = sum(1 for group in targets.values() if group.size >= size)
+    wild_cards = laid[Kind.JOKER] + laid[Kind.TWO]
+    needs = []
+    for rank in range(Kind.FOUR, NUM_KINDS):
+        if not laid[rank]:
+            continue
+        group = targets.get(rank)
+        before = group.size if group is not None else 0
+        if before >= size:
+            continue  # counted in ``have``
+        need = max(0, size - before - laid[rank])
+        room = state.rules.max_wilds - (group.wilds if group is not None else 0)
+        if need <= room:
+            needs.append(need)
+    for need in sorted(needs):
+        if need > wild_cards:
+            break
+        wild_cards -= need
+        have += 1
+    return have
+
+
 def plan_for_selection(state: State, selected: Sequence[Kind]) -> GoingOut | None:
     """Plan going out with the learner's selection: the selected cards are laid down and
     the one card left over (if any) is discarded.  ``None`` when more than one card would
@@ -231,7 +265,7 @@ def going_out_plan(state: State, limit: int = 120) -> tuple[Move, ...] | None:
         laid = hand[:]
         if discard is not None:
             laid[discard] -= 1
-        if sum(laid) == 0:
+        if sum(laid) == 0 or canastas_within_reach(state, laid) < state.rules.canastas_to_go_out:
             continue
         plan = plan_going_out(state, laid, discard, limit=limit)
         if plan.moves is not None:
