@@ -201,6 +201,25 @@ def test_no_way_out_is_lost_to_the_canasta_bound(seed: int, players: int) -> Non
     assert players == 4 or skipped > 0
 
 
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10**6), players=st.sampled_from([4, 2]))
+def test_the_viable_ways_find_a_way_out_exactly_when_every_way_does(
+    seed: int, players: int
+) -> None:
+    # ``viable_only`` (the computer players' rollouts) skips the ways that leave a new meld
+    # short of three cards; it finds a way out whenever one exists, and tries fewer ways.
+    found = 0
+    for state in meld_positions(seed, players)[::2]:
+        for laid, discard in ways_to_lay(state.hands[state.current]):
+            every = plan_going_out(state, laid, discard, limit=10**9)
+            viable = plan_going_out(state, laid, discard, limit=10**9, viable_only=True)
+            assert (every.moves is None) == (viable.moves is None), laid
+            if viable.moves is not None:
+                assert goes_out(state, viable.moves)
+                found += 1
+    assert found > 0
+
+
 def test_black_threes_go_down_last_when_going_out() -> None:
     # The old planner laid three black threes before a one-card addition, which the engine
     # refuses (C-OUT-4), so it found no way out of this hand; the planner lays them last.

@@ -265,7 +265,7 @@ def _going_out_plan(state: State) -> tuple[Move, ...] | None:
         if sum(laid) == 0 or short or _strands(laid, targets):
             continue
         plan = plan_going_out(state, laid, None if discard is None else Kind(discard),
-                              limit=ROLLOUT_PLANS)  # fmt: skip
+                              limit=ROLLOUT_PLANS, viable_only=True)  # fmt: skip
         if plan.moves is not None:
             return plan.moves
     return None

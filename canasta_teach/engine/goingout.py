@@ -59,9 +59,23 @@ def _shares_or_first(total: int, caps: Sequence[int]) -> Iterator[tuple[int, ...
         yield (total,) + (0,) * (len(caps) - 1)
 
 
-def _plans(state: State, laid: Sequence[int], discard: Kind | None) -> Iterator[list[Move]]:
+def _shares_from(
+    total: int, floors: Sequence[int], caps: Sequence[int]
+) -> Iterator[tuple[int, ...]]:
+    """``_shares`` with at least ``floors[i]`` cards in group ``i``."""
+    if total < sum(floors) or any(f > c for f, c in zip(floors, caps, strict=True)):
+        return
+    rooms = [c - f for f, c in zip(floors, caps, strict=True)]
+    for share in _shares(total - sum(floors), rooms):
+        yield tuple(f + s for f, s in zip(floors, share, strict=True))
+
+
+def _plans(
+    state: State, laid: Sequence[int], discard: Kind | None, viable_only: bool = False
+) -> Iterator[list[Move]]:
     """Candidate move lists for laying down the counts ``laid`` (then discarding), made one
-    at a time: the wild cards shared among the groups in every way their room allows."""
+    at a time: the wild cards shared among the groups in every way their room allows.
+    ``viable_only``: only the ways that give every new meld its three cards (C-MELD-1)."""
     seat = state.current
     team = seat % 2
     targets = state.melds[team] if state.down[team] else state.staged
@@ -85,9 +99,19 @@ def _plans(state: State, laid: Sequence[int], discard: Kind | None) -> Iterator[
         yield only_wilds
         return
     canasta = state.rules.canasta_size
-    for js in _shares_or_first(jokers, caps):
+    # The wild cards a new meld needs to reach three cards (C-MELD-1), when only viable ways
+    # are wanted; a black three takes none (it goes down only as three or more).
+    floors = [max(0, 3 - laid[r]) if viable_only and r not in targets and r != Kind.BLACK_THREE
+              else 0 for r in ranks]  # fmt: skip
+    joker_shares = _shares(jokers, caps) if viable_only else _shares_or_first(jokers, caps)
+    for js in joker_shares:
         left = [c - j for c, j in zip(caps, js, strict=True)]
-        for ts in _shares_or_first(twos, left):
+        if viable_only:
+            still = [max(0, f - j) for f, j in zip(floors, js, strict=True)]
+            two_shares = _shares_from(twos, still, left)
+        else:
+            two_shares = _shares_or_first(twos, left)
+        for ts in two_shares:
             groups = []
             for r, j, t in zip(ranks, js, ts, strict=True):
                 cards = (Kind(r),) * laid[r] + (Kind.TWO,) * t + (Kind.JOKER,) * j
@@ -160,18 +184,25 @@ def _goes_out(state: State, seat: int, moves: Sequence[Move]) -> tuple[bool, Rea
 
 
 def plan_going_out(
-    state: State, laid: Sequence[int], discard: Kind | None, limit: int = MAX_PLANS
+    state: State,
+    laid: Sequence[int],
+    discard: Kind | None,
+    limit: int = MAX_PLANS,
+    viable_only: bool = False,
 ) -> GoingOut:
     """Find moves that lay down the counts ``laid`` (then discard ``discard``) and go out.
 
     Returns the first plan that works (among the first ``limit`` ways of sharing the wild
     cards, made one at a time), or the engine's reason for refusing the first plan tried
     (the most natural grouping: wild cards with the first groups); the reason is None when
-    every move was legal and still cards stayed behind.
+    every move was legal and still cards stayed behind.  ``viable_only`` (for a computer
+    player, who needs no reason) makes and counts only the ways that give every new meld its
+    three cards: most ways of sharing the wild cards of a big hand leave one short, and the
+    engine would refuse each (C-MELD-1).
     """
     first_reason: Reason | None = None
     trials = _Trials(state)
-    for tried, moves in enumerate(_plans(state, laid, discard)):
+    for tried, moves in enumerate(_plans(state, laid, discard, viable_only)):
         if tried >= limit:
             break
         went_out, reason = trials.goes_out(moves)
