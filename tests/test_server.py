@@ -510,6 +510,21 @@ def test_past_the_cap_a_learner_is_told_to_come_back_and_no_kernel_starts(
     server.shutdown_kernels()
 
 
+def test_a_page_can_ask_whether_its_kernel_still_runs(server: Server) -> None:
+    """A prerendered page, once shown, asks for its kernel's model (the template's activation
+    check) and opens itself again on a 404: the hardened server must answer that route, and
+    only with the kernel's bare model."""
+    kernel_id, _ = server.page_kernel()
+    status, body, _ = server.get(f"/api/kernels/{kernel_id}")
+    assert status == 200
+    model = {"id", "name", "last_activity", "execution_state", "connections"}
+    assert set(json.loads(body)) <= model
+    server.shutdown_kernels()
+    assert server.get(f"/api/kernels/{kernel_id}")[0] == 404
+    # The listing of every kernel stays closed.
+    assert server.get("/api/kernels")[0] == 404
+
+
 def test_a_foreign_host_is_refused_with_a_page_and_no_kernel(server: Server) -> None:
     before = len(kernels_of(server.proc.pid))
     status, body, _ = server.get(LESSON, headers={"Host": "evil.example"})
