@@ -476,6 +476,9 @@ def _serve(
                 await super().get(path)
             finally:
                 slots.rendered(self.slot)
+            if speculative and self.slot.kernel_id:
+                kernel_id = self.slot.kernel_id
+                self.log.info("kernel %s: a prerendered page's, until it is shown", kernel_id)
 
     async def shut_down(kernel_id: str) -> None:
         with contextlib.suppress(Exception):  # already gone, or going: nothing to do

@@ -319,10 +319,11 @@ class KernelSlots:
         """Whether the kernel belongs to a prerendered page that has not been shown yet."""
         return kernel_id in self._speculative
 
-    def shown(self, kernel_id: str) -> None:
+    def shown(self, kernel_id: str) -> bool:
         """The kernel's page was shown (its first websocket: a browser opens none while it
-        prerenders): from now on it is a learner's page like any other."""
-        self._speculative.pop(kernel_id, None)
+        prerenders): from now on it is a learner's page like any other. Whether it was a
+        prerendered page until now."""
+        return self._speculative.pop(kernel_id, None) is not None
 
     def evictable(self, visitor: Visitor, refusal: str, running: Iterable[str]) -> str | None:
         """A kernel of a page never shown whose place would let ``visitor`` in (refused for
@@ -616,8 +617,8 @@ def _safe_frames_connection_class() -> type:
             # A browser opens no websocket from a page it prerenders (Chromium defers them
             # until the page is shown): the first one says the page is in front of a person.
             slots = self.websocket_handler.settings.get(SLOTS_SETTING)
-            if isinstance(slots, KernelSlots):
-                slots.shown(self.kernel_id)
+            if isinstance(slots, KernelSlots) and slots.shown(self.kernel_id):
+                self.log.info("kernel %s: its prerendered page is shown", self.kernel_id)
             await super().prepare()  # type: ignore[no-untyped-call]
 
         def handle_incoming_message(self, incoming_msg: Any) -> None:
