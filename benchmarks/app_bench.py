@@ -25,7 +25,7 @@ The next lesson is timed three ways (lesson 2's link to lesson 3, every language
   Speculation Rules API prerenders lesson 3 (the template asks for it; the server runs its
   notebook): the click shows that page. Playwright's way of attaching to a page turns
   prerendering off, so this is driven through Chromium's tab target
-  (``benchmarks.tabdriver``); the report says how many clicks showed a prerendered page.
+  (``tests.browser.tabdriver``); the report says how many clicks showed a prerendered page.
 - **clicked at once**: the same, clicked as soon as lesson 2's game is drawn (a prerender
   barely started, or none).
 - **without prerendering** (Playwright): as in a browser without the Speculation Rules API.
@@ -56,9 +56,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from benchmarks.tabdriver import TabBrowser
 from canasta_teach import app
 from canasta_teach.i18n import LANGUAGES
+from tests.browser.tabdriver import TabBrowser
 
 if TYPE_CHECKING:
     from playwright.sync_api import BrowserContext, Page
@@ -334,7 +334,7 @@ def _next_lesson_tab_ms(
     tab: TabBrowser, base: str, lang: str, reading: float
 ) -> tuple[float, bool]:
     """Milliseconds from a click on lesson 2's link to lesson 3's game drawn, in a browser that
-    may prerender lesson 3 (:class:`benchmarks.tabdriver.TabBrowser`) after ``reading`` seconds
+    may prerender lesson 3 (:class:`tests.browser.tabdriver.TabBrowser`) after ``reading`` seconds
     on lesson 2; and whether the page shown was the prerendered one."""
     target = f"/{lang}/{NEXT_TO}"
     seen = len(tab.events)
