@@ -284,19 +284,25 @@ class KernelSlots:
         # starting a kernel (``canasta_teach.warmkernels``), so spares never turn anyone away.
         if len(kernels - self._spares) + len(waiting) >= self.cap:
             return "cap"
-        holders = [self._owners.get(k) for k in kernels] + [s.visitor for s in waiting]
-        if self.per_address and self.per_address <= sum(
-            1 for v in holders if v is not None and v.address == visitor.address
-        ):
+        by_address, by_browser = self._shares(visitor, kernels, waiting)
+        if self.per_address and self.per_address <= by_address:
             return "address"
-        if (
-            visitor.browser is not None
-            and self.per_browser
-            and self.per_browser
-            <= sum(1 for v in holders if v is not None and v.browser == visitor.browser)
-        ):
+        if visitor.browser is not None and self.per_browser and self.per_browser <= by_browser:
             return "browser"
         return None
+
+    def _shares(
+        self, visitor: Visitor, kernels: set[str], waiting: list[PageSlot]
+    ) -> tuple[int, int]:
+        """How many places ``visitor``'s address and ``visitor``'s browser hold."""
+        holders = [self._owners.get(k) for k in kernels] + [s.visitor for s in waiting]
+        by_address = sum(1 for v in holders if v is not None and v.address == visitor.address)
+        by_browser = sum(
+            1
+            for v in holders
+            if v is not None and visitor.browser is not None and v.browser == visitor.browser
+        )
+        return by_address, by_browser
 
     def admit(self, visitor: Visitor, *, speculative: bool = False) -> PageSlot:
         """Count a page being rendered (after :meth:`refusal` said None, with no await between
@@ -308,12 +314,22 @@ class KernelSlots:
     # Speculative pages (prerendered by the browser before anyone asked to see them).
 
     def room_to_speculate(self, visitor: Visitor, running: Iterable[str]) -> bool:
-        """Whether a prerendered page of ``visitor`` may have a kernel now: within their share,
-        and with a place left free for a learner after it (spares counted as taken)."""
+        """Whether a prerendered page of ``visitor`` may have a kernel now: with a place left
+        free after it, under the cap (spares counted as taken) for a learner, and in the
+        visitor's own shares for the visitor's next page. (A page still rendering cannot give
+        its place back: without that spare place, a prerender that starts as its learner opens
+        another tab would turn the learner away.)"""
         if self.refusal(visitor, running) is not None:
             return False
         kernels, waiting = self._held(running)
-        return len(kernels) + len(waiting) + 2 <= self.cap
+        if len(kernels) + len(waiting) + 2 > self.cap:
+            return False
+        by_address, by_browser = self._shares(visitor, kernels, waiting)
+        if self.per_address and by_address + 2 > self.per_address:
+            return False
+        return not (
+            visitor.browser is not None and self.per_browser and by_browser + 2 > self.per_browser
+        )
 
     def is_speculative(self, kernel_id: str) -> bool:
         """Whether the kernel belongs to a prerendered page that has not been shown yet."""

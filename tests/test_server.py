@@ -269,6 +269,8 @@ def test_prerendered_pages_use_only_room_to_spare_and_never_turn_a_learner_away(
     assert slots.room_to_speculate(ana, running)
     open_page(ana, "ana-3", speculative=True)  # lesson 3, prerendered while ana reads lesson 2
     assert slots.is_speculative("ana-3") and slots.speculative_of(ana) == ["ana-3"]
+    # Two of ana's three places: the last is kept for a page ana opens, not a prerender.
+    assert slots.refusal(ana, running) is None and not slots.room_to_speculate(ana, running)
     open_page(bo, "bo-1", speculative=False)
     assert not slots.room_to_speculate(bo, running)  # one place left: kept for a learner
     open_page(bo, "bo-2", speculative=False)
@@ -292,6 +294,16 @@ def test_prerendered_pages_use_only_room_to_spare_and_never_turn_a_learner_away(
     assert slots.refusal(ana, running) == "address"
     assert slots.evictable(bo, "address", running) is None  # not bo's address
     assert slots.evictable(ana, "address", running) == "ana-5"
+    # The same for one browser's share: a prerender that would leave its learner no place for
+    # another tab (a prerender still rendering cannot give its place back) gets no kernel.
+    slots = hardening.KernelSlots(10, per_browser=3)
+    running.clear()
+    dee = hardening.Visitor("10.0.0.5", "d")
+    open_page(dee, "dee-1", speculative=False)
+    assert slots.room_to_speculate(dee, running)
+    open_page(dee, "dee-2", speculative=False)
+    assert slots.refusal(dee, running) is None and not slots.room_to_speculate(dee, running)
+    assert slots.room_to_speculate(hardening.Visitor("10.0.0.5", "e"), running)
 
 
 def test_a_person_is_a_widget_message_in_any_framing() -> None:
