@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator, Sequence
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -201,15 +202,11 @@ def test_no_way_out_is_lost_to_the_canasta_bound(seed: int, players: int) -> Non
     assert players == 4 or skipped > 0
 
 
-@settings(max_examples=8, deadline=None)
-@given(seed=st.integers(0, 10**6), players=st.sampled_from([4, 2]))
-def test_the_viable_ways_find_a_way_out_exactly_when_every_way_does(
-    seed: int, players: int
-) -> None:
-    # ``viable_only`` (the computer players' rollouts) skips the ways that leave a new meld
-    # short of three cards; it finds a way out whenever one exists, and tries fewer ways.
+def ways_out_compared(states: Sequence[State]) -> int:
+    """Check ``viable_only`` against every way on each way of laying down each hand of
+    ``states``; the number of ways out found."""
     found = 0
-    for state in meld_positions(seed, players)[::2]:
+    for state in states:
         for laid, discard in ways_to_lay(state.hands[state.current]):
             every = plan_going_out(state, laid, discard, limit=10**9)
             viable = plan_going_out(state, laid, discard, limit=10**9, viable_only=True)
@@ -217,7 +214,26 @@ def test_the_viable_ways_find_a_way_out_exactly_when_every_way_does(
             if viable.moves is not None:
                 assert goes_out(state, viable.moves)
                 found += 1
-    assert found > 0
+    return found
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10**6), players=st.sampled_from([4, 2]))
+def test_the_viable_ways_find_a_way_out_exactly_when_every_way_does(
+    seed: int, players: int
+) -> None:
+    # ``viable_only`` (the computer players' rollouts) skips the ways that leave a new meld
+    # short of three cards; it finds a way out whenever one exists, and tries fewer ways.
+    # A seeded game may hold no way out at all (seed 834 with two players had one in 114
+    # positions): that the comparison meets ways out is the next test's business.
+    ways_out_compared(meld_positions(seed, players)[::2])
+
+
+@pytest.mark.parametrize("players", [4, 2])
+def test_the_viable_ways_are_compared_on_hands_that_go_out(players: int) -> None:
+    # Seed 0's games hold ways out (7 with four players, 3 with two, measured when written):
+    # the comparison above is not only ever made on hands that cannot go out.
+    assert ways_out_compared(meld_positions(0, players)) > 0
 
 
 def test_black_threes_go_down_last_when_going_out() -> None:
