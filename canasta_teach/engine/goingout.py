@@ -298,7 +298,10 @@ def going_out_plan(state: State, limit: int = 120) -> tuple[Move, ...] | None:
             laid[discard] -= 1
         if sum(laid) == 0 or canastas_within_reach(state, laid) < state.rules.canastas_to_go_out:
             continue
-        plan = plan_going_out(state, laid, discard, limit=limit)
+        # Only the ways that give every new meld its three cards: the others are refused
+        # (C-MELD-1), so the plan found is the one every way would find first, and the
+        # ``limit`` is spent on ways that may work (a big hand has hundreds of the others).
+        plan = plan_going_out(state, laid, discard, limit=limit, viable_only=True)
         if plan.moves is not None:
             return plan.moves
     return None
