@@ -666,9 +666,7 @@ class HandFootState(State):
         seat = self.current
         team = TEAM_OF_SEAT[seat]
         hand = self.hands[seat]
-        for card in cards:
-            hand[card] -= 1
-        self._forget(seat, cards)
+        self._leave_hand(seat, cards)
         count = self._taken()
         taken = self.pile[-count:]
         del self.pile[-count:]
@@ -697,11 +695,7 @@ class HandFootState(State):
         cards = move.cards
         seat = self.current
         team = TEAM_OF_SEAT[seat]
-        hand = self.hands[seat]
-        for card in cards:
-            hand[card] -= 1
-        if self.known[seat] is not NOTHING_KNOWN:
-            self._forget(seat, cards)
+        self._leave_hand(seat, cards)
         highest = int(max(cards))
         rank = highest if highest > BLACK3 else JOKER  # wild cards only: the wild meld
         n = cards.count(rank) if rank != JOKER else 0
@@ -721,11 +715,7 @@ class HandFootState(State):
         cards = move.cards
         seat = self.current
         team = TEAM_OF_SEAT[seat]
-        hand = self.hands[seat]
-        for card in cards:
-            hand[card] -= 1
-        if self.known[seat] is not NOTHING_KNOWN:
-            self._forget(seat, cards)
+        self._leave_hand(seat, cards)
         if self._events is not None:
             self._event("added", seat, rank=TOKENS[rank], cards=[TOKENS[k] for k in cards])
         n = cards.count(rank) if rank != JOKER else 0

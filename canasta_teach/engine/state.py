@@ -1098,6 +1098,14 @@ class State:
             player = next(p for t, p in players.items() if isinstance(move, t))
         player(self, move)
 
+    def _leave_hand(self, seat: int, cards: Sequence[int]) -> None:
+        """``cards`` leave ``seat``'s hand (melded, added, or with the pile's top card)."""
+        hand = self.hands[seat]
+        for card in cards:
+            hand[card] -= 1
+        if self.known[seat] is not NOTHING_KNOWN:
+            self._forget(seat, cards)
+
     def _forget(self, seat: int, cards: Sequence[int]) -> None:
         """Cards left ``seat``'s hand: as many known ones are no longer known to be there
         (nobody can tell a known card from an unknown one of the same kind)."""
@@ -1247,9 +1255,7 @@ class State:
         seat = self.current
         team = TEAM_OF_SEAT[seat]
         hand = self.hands[seat]
-        for card in cards:
-            hand[card] -= 1
-        self._forget(seat, cards)
+        self._leave_hand(seat, cards)
         size = len(self.pile)
         top = self.pile.pop()
         if self._events is not None:
@@ -1294,11 +1300,7 @@ class State:
         cards = move.cards
         seat = self.current
         team = TEAM_OF_SEAT[seat]
-        hand = self.hands[seat]
-        for card in cards:
-            hand[card] -= 1
-        if self.known[seat] is not NOTHING_KNOWN:
-            self._forget(seat, cards)
+        self._leave_hand(seat, cards)
         rank = max(cards)
         naturals = cards.count(rank)
         jokers = cards.count(JOKER)
@@ -1314,7 +1316,7 @@ class State:
             self.staged[rank] = group
             if self.phase is _MELD_PHASE:
                 self._commit_staged_if_ready()
-        if sum(hand) == 0 and not self.staged:
+        if sum(self.hands[seat]) == 0 and not self.staged:
             self._go_out()
 
     def _do_add(self, move: Add) -> None:
@@ -1322,11 +1324,7 @@ class State:
         cards = move.cards
         seat = self.current
         team = TEAM_OF_SEAT[seat]
-        hand = self.hands[seat]
-        for card in cards:
-            hand[card] -= 1
-        if self.known[seat] is not NOTHING_KNOWN:
-            self._forget(seat, cards)
+        self._leave_hand(seat, cards)
         if self._events is not None:
             self._event("added", seat, rank=TOKENS[rank], cards=[TOKENS[k] for k in cards])
         group = (self.melds[team] if self.down[team] else self.staged)[rank]
@@ -1339,7 +1337,7 @@ class State:
             self.melded_this_turn = True
         elif self.phase is _MELD_PHASE:
             self._commit_staged_if_ready()
-        if sum(hand) == 0 and not self.staged:
+        if sum(self.hands[seat]) == 0 and not self.staged:
             self._go_out()
 
     def _return_staged(self) -> None:
