@@ -103,31 +103,94 @@ def _plans(
     # are wanted; a black three takes none (it goes down only as three or more).
     floors = [max(0, 3 - laid[r]) if viable_only and r not in targets and r != Kind.BLACK_THREE
               else 0 for r in ranks]  # fmt: skip
-    joker_shares = _shares(jokers, caps) if viable_only else _shares_or_first(jokers, caps)
-    for js in joker_shares:
-        left = [c - j for c, j in zip(caps, js, strict=True)]
+    # The wild cards each group needs to become a canasta (None: it is one, or cannot be).
+    needs: list[int | None] = []
+    for r in ranks:
+        before = targets[r].size if r in targets else 0
+        need = canasta - before - laid[r]
+        needs.append(None if r == Kind.BLACK_THREE or before >= canasta else max(0, need))
+
+    def ways() -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """(jokers, twos) for each group, every way the groups' room allows."""
         if viable_only:
-            still = [max(0, f - j) for f, j in zip(floors, js, strict=True)]
-            two_shares = _shares_from(twos, still, left)
+            # The way most likely to work first: the one that finishes the most canastas.
+            first = _canasta_first_share(jokers, twos, floors, caps, needs)
+            if first is not None:
+                yield first
         else:
-            two_shares = _shares_or_first(twos, left)
-        for ts in two_shares:
-            groups = []
-            for r, j, t in zip(ranks, js, ts, strict=True):
-                cards = (Kind(r),) * laid[r] + (Kind.TWO,) * t + (Kind.JOKER,) * j
-                existing = targets.get(r)
-                size_before = existing.size if existing else 0
-                move: Move = Add(Kind(r), cards) if existing else Meld(cards)
-                # Canastas first: a finished canasta is what allows the rest (C-OUT-1,
-                # C-OUT-5); black threes last, since they go down only as the player goes
-                # out (C-OUT-4).
-                makes_canasta = size_before < canasta <= size_before + len(cards)
-                groups.append((r == Kind.BLACK_THREE, not makes_canasta, -len(cards), move))
-            groups.sort(key=lambda g: g[:3])
-            moves = [g[3] for g in groups]
-            if discard is not None:
-                moves.append(Discard(discard))
-            yield moves
+            first = None
+        joker_shares = _shares(jokers, caps) if viable_only else _shares_or_first(jokers, caps)
+        for js in joker_shares:
+            left = [c - j for c, j in zip(caps, js, strict=True)]
+            if viable_only:
+                still = [max(0, f - j) for f, j in zip(floors, js, strict=True)]
+                two_shares = _shares_from(twos, still, left)
+            else:
+                two_shares = _shares_or_first(twos, left)
+            for ts in two_shares:
+                if (js, ts) != first:
+                    yield js, ts
+
+    for js, ts in ways():
+        groups = []
+        for r, j, t in zip(ranks, js, ts, strict=True):
+            cards = (Kind(r),) * laid[r] + (Kind.TWO,) * t + (Kind.JOKER,) * j
+            existing = targets.get(r)
+            size_before = existing.size if existing else 0
+            move: Move = Add(Kind(r), cards) if existing else Meld(cards)
+            # Canastas first: a finished canasta is what allows the rest (C-OUT-1,
+            # C-OUT-5); black threes last, since they go down only as the player goes
+            # out (C-OUT-4).
+            makes_canasta = size_before < canasta <= size_before + len(cards)
+            groups.append((r == Kind.BLACK_THREE, not makes_canasta, -len(cards), move))
+        groups.sort(key=lambda g: g[:3])
+        moves = [g[3] for g in groups]
+        if discard is not None:
+            moves.append(Discard(discard))
+        yield moves
+
+
+def _canasta_first_share(
+    jokers: int,
+    twos: int,
+    floors: Sequence[int],
+    caps: Sequence[int],
+    needs: Sequence[int | None],
+) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """One way of sharing the wild cards that finishes the most canastas (the groups that need
+    fewest beyond their floor first, as ``canastas_within_reach`` counts them), every group its
+    floor, the rest where there is room (canastas first); None when the floors do not fit."""
+    wild = jokers + twos
+    amounts = list(floors)
+    spare = wild - sum(amounts)
+    if spare < 0:
+        return None
+    finishing = sorted(
+        (need - floor, i)
+        for i, (need, floor, cap) in enumerate(zip(needs, floors, caps, strict=True))
+        if need is not None and floor <= need <= cap
+    )
+    canastas = set()
+    for cost, i in finishing:
+        if cost > spare:
+            break
+        amounts[i] += cost
+        spare -= cost
+        canastas.add(i)
+    for i in sorted(range(len(amounts)), key=lambda i: i not in canastas):
+        more = min(spare, caps[i] - amounts[i])
+        amounts[i] += more
+        spare -= more
+    if spare:
+        return None
+    js, ts = [], []
+    jokers_left = jokers
+    for amount in amounts:
+        j = min(amount, jokers_left)
+        jokers_left -= j
+        js.append(j)
+        ts.append(amount - j)
+    return tuple(js), tuple(ts)
 
 
 class _Trials:
@@ -216,8 +279,9 @@ def plan_going_out(
 def canastas_within_reach(state: State, laid: Sequence[int]) -> int:
     """The most canastas the player's team could hold after laying down the counts ``laid``
     (C-CAN-1): those it has (or has set aside), and the groups ``laid`` could finish, each
-    with the wild cards it needs, fewest first, as far as the wild cards laid go and each
-    group's room for them allows (C-MELD-2).
+    with the wild cards it needs, fewest first, as far as the wild cards laid go (after those
+    every new meld needs to reach three cards, C-MELD-1) and each group's room for them allows
+    (C-MELD-2).
 
     An upper bound on every plan's canastas: going out needs ``canastas_to_go_out`` of them
     (C-OUT-1, C-OUT-5), so a hand short of that bound cannot go out, whatever the plan, and
@@ -226,8 +290,11 @@ def canastas_within_reach(state: State, laid: Sequence[int]) -> int:
     targets = state.melds[team] if state.down[team] else state.staged
     size = state.rules.canasta_size
     have = sum(1 for group in targets.values() if group.size >= size)
+    # Every new meld takes the wild cards it needs to reach three cards (C-MELD-1), canasta or
+    # not: those are spoken for. A group made a canasta takes the rest of what it needs, so
+    # its cost is the difference, and the cheapest go first.
     wild_cards = laid[Kind.JOKER] + laid[Kind.TWO]
-    needs = []
+    extra = []
     for rank in range(Kind.FOUR, NUM_KINDS):
         if not laid[rank]:
             continue
@@ -235,14 +302,16 @@ def canastas_within_reach(state: State, laid: Sequence[int]) -> int:
         before = group.size if group is not None else 0
         if before >= size:
             continue  # counted in ``have``
+        floor = max(0, 3 - laid[rank]) if group is None else 0
+        wild_cards -= floor
         need = max(0, size - before - laid[rank])
         room = state.rules.max_wilds - (group.wilds if group is not None else 0)
         if need <= room:
-            needs.append(need)
-    for need in sorted(needs):
-        if need > wild_cards:
+            extra.append(need - floor)
+    for cost in sorted(extra):
+        if cost > wild_cards:
             break
-        wild_cards -= need
+        wild_cards -= cost
         have += 1
     return have
 
