@@ -432,7 +432,30 @@ def _serve(
 
         async def get(self, path: str | None = None) -> None:
             visitor = self._visitor()
-            refusal = slots.refusal(visitor, self.kernel_manager.list_kernel_ids())
+            running = self.kernel_manager.list_kernel_ids()
+            speculative = hardening.is_prerender(self.request.headers)
+            if speculative:
+                # One page in waiting per visitor: the one prerendered before (which the
+                # learner went past) gives its place to this one.
+                for older in slots.speculative_of(visitor):
+                    slots.evict(older)
+                    self.log.info("kernel %s of a page never shown: replaced", older)
+                    tornado.ioloop.IOLoop.current().add_callback(shut_down, older)
+            if speculative and not slots.room_to_speculate(visitor, running):
+                # The browser drops a prerender that is not answered 2xx, and nobody sees this
+                # answer: the learner's own click asks for the page again, as a plain page.
+                self.log.info("no kernel for a prerendered page: no room to spare")
+                self.set_status(503)
+                self.set_header("Cache-Control", "no-store")
+                self.finish()
+                return
+            refusal = None if speculative else slots.refusal(visitor, running)
+            # A prerendered page never shown gives its place to a learner who needs it.
+            while refusal is not None and (victim := slots.evictable(visitor, refusal, running)):
+                slots.evict(victim)
+                self.log.info("kernel %s of a page never shown makes room for a learner", victim)
+                tornado.ioloop.IOLoop.current().add_callback(shut_down, victim)
+                refusal = slots.refusal(visitor, running)
             if refusal is not None:
                 self.log.warning(
                     "page refused (%s): %d kernels held by %s", refusal,
@@ -448,11 +471,18 @@ def _serve(
                 )
                 self.finish(page)
                 return
-            self.slot = slots.admit(visitor)
+            self.slot = slots.admit(visitor, speculative=speculative)
             try:
                 await super().get(path)
             finally:
                 slots.rendered(self.slot)
+            if speculative and self.slot.kernel_id:
+                kernel_id = self.slot.kernel_id
+                self.log.info("kernel %s: a prerendered page's, until it is shown", kernel_id)
+
+    async def shut_down(kernel_id: str) -> None:
+        with contextlib.suppress(Exception):  # already gone, or going: nothing to do
+            await app_instance[0].kernel_manager.shutdown_kernel(kernel_id, now=True)
 
     async def cull_unattended() -> None:
         manager = app_instance[0].kernel_manager
@@ -473,6 +503,19 @@ def _serve(
         for kernel_id in starting:
             with contextlib.suppress(Exception):  # gone meanwhile: nothing to do
                 await manager.shutdown_kernel(kernel_id, now=True)
+
+    def protect_speculative_kernels(manager: Any) -> None:
+        # A prerendered page has no websocket until it is shown, and its learner may read the
+        # page before it for a long while: its kernel is not culled as idle, but only as
+        # unattended (cull_unattended) or when a learner needs its place (PageHandler.get).
+        cull = manager.cull_kernel_if_idle
+
+        async def cull_unless_speculative(kernel_id: str) -> Any:
+            if slots.is_speculative(kernel_id):
+                return None
+            return await cull(kernel_id)
+
+        manager.cull_kernel_if_idle = cull_unless_speculative
 
     app_instance: list[Any] = []
     warm: list[WarmKernels] = []
@@ -527,6 +570,7 @@ def _serve(
             # The kernel websocket tells the slots when a page sends a widget message.
             app.settings[hardening.SLOTS_SETTING] = slots
             app_instance.append(self)
+            protect_speculative_kernels(self.kernel_manager)
             if preheat > 0:
                 manager = self.kernel_manager
                 env = {
