@@ -166,6 +166,7 @@ def voila_command(
     per_browser: int | None = None,
     unattended_minutes: float | None = None,
     trust_proxy: bool = False,
+    prerender: bool = True,
 ) -> list[str]:
     """The argv that serves ``root`` (default ``lessons/``) on 127.0.0.1:``port``.
 
@@ -201,6 +202,8 @@ def voila_command(
         command += ["--unattended-minutes", repr(float(unattended_minutes))]
     if trust_proxy:
         command.append("--trust-proxy")
+    if not prerender:
+        command.append("--no-prerender")
     return command
 
 
@@ -351,6 +354,7 @@ def _serve(
     per_browser: int | None = None,
     unattended_minutes: float | None = None,
     trust_proxy: bool = False,
+    prerender: bool = True,
 ) -> None:
     """Run Voilà in this process (the ``serve`` subcommand), hardened (canasta_teach.hardening)."""
     data_dir = tempfile.mkdtemp(prefix="canasta-jupyter-")
@@ -441,10 +445,11 @@ def _serve(
                     slots.evict(older)
                     self.log.info("kernel %s of a page never shown: replaced", older)
                     tornado.ioloop.IOLoop.current().add_callback(shut_down, older)
-            if speculative and not slots.room_to_speculate(visitor, running):
+            if speculative and not (prerender and slots.room_to_speculate(visitor, running)):
                 # The browser drops a prerender that is not answered 2xx, and nobody sees this
                 # answer: the learner's own click asks for the page again, as a plain page.
-                self.log.info("no kernel for a prerendered page: no room to spare")
+                self.log.info("no kernel for a prerendered page: %s",
+                              "no room to spare" if prerender else "prerendering is off")  # fmt: skip
                 self.set_status(503)
                 self.set_header("Cache-Control", "no-store")
                 self.finish()
@@ -859,6 +864,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             help="take the visitor's address from X-Real-IP / X-Forwarded-For (only behind a "
             "reverse proxy that sets them: anyone can send them)",
         )
+        p.add_argument(
+            "--no-prerender",
+            dest="prerender",
+            action="store_false",
+            help="give no kernel to a page the browser prerenders (the next lesson, while the "
+            "learner reads this one): the learner's click loads it, as a plain page",
+        )
 
     install = sub.add_parser(
         "install-template", help="copy the canasta template into a Jupyter data folder"
@@ -939,6 +951,7 @@ def _share_options(args: argparse.Namespace) -> dict[str, Any]:
         "per_browser": args.max_kernels_per_browser,
         "unattended_minutes": args.unattended_minutes,
         "trust_proxy": args.trust_proxy,
+        "prerender": args.prerender,
     }
 
 

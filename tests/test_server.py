@@ -537,6 +537,28 @@ def test_a_page_can_ask_whether_its_kernel_still_runs(server: Server) -> None:
     assert server.get("/api/kernels")[0] == 404
 
 
+def test_a_prerender_gets_a_kernel_unless_prerendering_is_off(
+    server: Server, tmp_path: Path
+) -> None:
+    """The browser's prerender of the next lesson (``Sec-Purpose: prefetch;prerender``) gets a
+    page and a kernel on a server with room to spare; with ``--no-prerender`` a quiet 503 (the
+    browser drops it) and no kernel, and the learner's own click still gets the page."""
+    prerender = {"Sec-Purpose": "prefetch;prerender"}
+    status, body, _ = server.get(LESSON, headers=prerender)
+    assert status == 200 and '"kernelId"' in body
+    assert len(kernels_of(server.proc.pid)) == 1
+    server.opened.extend(re.findall(r'"kernelId"\s*:\s*"([0-9a-f-]{36})"', body)[:1])
+    server.shutdown_kernels()
+    with capped_server(tmp_path, prerender=False) as served:
+        status, _, _ = served.get(LESSON, headers=prerender)
+        assert status == 503
+        time.sleep(1)
+        assert not kernels_of(served.proc.pid)
+        assert served.log is not None and "prerendering is off" in served.log.read_text()
+        served.page_kernel()
+        served.shutdown_kernels()
+
+
 def test_a_foreign_host_is_refused_with_a_page_and_no_kernel(server: Server) -> None:
     before = len(kernels_of(server.proc.pid))
     status, body, _ = server.get(LESSON, headers={"Host": "evil.example"})
