@@ -72,6 +72,13 @@ LESSON_READY = "[data-ct-card]"
 PROSE_READY = "#rendered_cells a[href]:not(.anchor-link)"
 TARGETS = {"tti_ratio": 1.1, "click_ratio": 1.5, "click_ms": 100.0, "next_ms": 1000.0}
 PAGE_TIMEOUT_MS = 60_000
+#: Run before a page's own scripts: the page sees a browser without the Speculation Rules API
+#: (the template then asks for no prerender).
+NO_SPECULATION_RULES = """(supports => {
+  HTMLScriptElement.supports = type =>
+    type !== "speculationrules" && supports.call(HTMLScriptElement, type);
+})(HTMLScriptElement.supports);"""
+
 CLICK_TIMEOUT_MS = 10_000
 
 
@@ -424,6 +431,10 @@ def measure(
                         args=app.CHROMIUM_ARGS,
                         viewport={"width": 1100, "height": 800},
                     )
+                    # As a browser without the Speculation Rules API: Playwright's Chromium
+                    # asks for the next lesson's prerender but never shows it, and each such page
+                    # would run its notebook on the server while the next page is being timed.
+                    context.add_init_script(NO_SPECULATION_RULES)
                     try:
                         # Warm-up (discarded): Chromium's cache and the server's first render.
                         page, _ = _load(context, base + BARE, BARE_ACTION.click)
