@@ -166,6 +166,7 @@ def voila_command(
     per_browser: int | None = None,
     unattended_minutes: float | None = None,
     trust_proxy: bool = False,
+    prerender: bool = True,
 ) -> list[str]:
     """The argv that serves ``root`` (default ``lessons/``) on 127.0.0.1:``port``.
 
@@ -201,6 +202,8 @@ def voila_command(
         command += ["--unattended-minutes", repr(float(unattended_minutes))]
     if trust_proxy:
         command.append("--trust-proxy")
+    if not prerender:
+        command.append("--no-prerender")
     return command
 
 
@@ -351,6 +354,7 @@ def _serve(
     per_browser: int | None = None,
     unattended_minutes: float | None = None,
     trust_proxy: bool = False,
+    prerender: bool = True,
 ) -> None:
     """Run Voilà in this process (the ``serve`` subcommand), hardened (canasta_teach.hardening)."""
     data_dir = tempfile.mkdtemp(prefix="canasta-jupyter-")
@@ -432,7 +436,31 @@ def _serve(
 
         async def get(self, path: str | None = None) -> None:
             visitor = self._visitor()
-            refusal = slots.refusal(visitor, self.kernel_manager.list_kernel_ids())
+            running = self.kernel_manager.list_kernel_ids()
+            speculative = hardening.is_prerender(self.request.headers)
+            if speculative:
+                # One page in waiting per visitor: the one prerendered before (which the
+                # learner went past) gives its place to this one.
+                for older in slots.speculative_of(visitor):
+                    slots.evict(older)
+                    self.log.info("kernel %s of a page never shown: replaced", older)
+                    tornado.ioloop.IOLoop.current().add_callback(shut_down, older)
+            if speculative and not (prerender and slots.room_to_speculate(visitor, running)):
+                # The browser drops a prerender that is not answered 2xx, and nobody sees this
+                # answer: the learner's own click asks for the page again, as a plain page.
+                why = "no room to spare" if prerender else "prerendering is off"
+                self.log.info("no kernel for a prerendered page (%s): %s", self.request.path, why)
+                self.set_status(503)
+                self.set_header("Cache-Control", "no-store")
+                self.finish()
+                return
+            refusal = None if speculative else slots.refusal(visitor, running)
+            # A prerendered page never shown gives its place to a learner who needs it.
+            while refusal is not None and (victim := slots.evictable(visitor, refusal, running)):
+                slots.evict(victim)
+                self.log.info("kernel %s of a page never shown makes room for a learner", victim)
+                tornado.ioloop.IOLoop.current().add_callback(shut_down, victim)
+                refusal = slots.refusal(visitor, running)
             if refusal is not None:
                 self.log.warning(
                     "page refused (%s): %d kernels held by %s", refusal,
@@ -448,11 +476,19 @@ def _serve(
                 )
                 self.finish(page)
                 return
-            self.slot = slots.admit(visitor)
+            self.slot = slots.admit(visitor, speculative=speculative)
             try:
                 await super().get(path)
             finally:
                 slots.rendered(self.slot)
+            if speculative and self.slot.kernel_id:
+                kernel_id = self.slot.kernel_id
+                self.log.info("kernel %s: a prerendered page's (%s), until it is shown",
+                              kernel_id, self.request.path)  # fmt: skip
+
+    async def shut_down(kernel_id: str) -> None:
+        with contextlib.suppress(Exception):  # already gone, or going: nothing to do
+            await app_instance[0].kernel_manager.shutdown_kernel(kernel_id, now=True)
 
     async def cull_unattended() -> None:
         manager = app_instance[0].kernel_manager
@@ -473,6 +509,19 @@ def _serve(
         for kernel_id in starting:
             with contextlib.suppress(Exception):  # gone meanwhile: nothing to do
                 await manager.shutdown_kernel(kernel_id, now=True)
+
+    def protect_speculative_kernels(manager: Any) -> None:
+        # A prerendered page has no websocket until it is shown, and its learner may read the
+        # page before it for a long while: its kernel is not culled as idle, but only as
+        # unattended (cull_unattended) or when a learner needs its place (PageHandler.get).
+        cull = manager.cull_kernel_if_idle
+
+        async def cull_unless_speculative(kernel_id: str) -> Any:
+            if slots.is_speculative(kernel_id):
+                return None
+            return await cull(kernel_id)
+
+        manager.cull_kernel_if_idle = cull_unless_speculative
 
     app_instance: list[Any] = []
     warm: list[WarmKernels] = []
@@ -527,6 +576,7 @@ def _serve(
             # The kernel websocket tells the slots when a page sends a widget message.
             app.settings[hardening.SLOTS_SETTING] = slots
             app_instance.append(self)
+            protect_speculative_kernels(self.kernel_manager)
             if preheat > 0:
                 manager = self.kernel_manager
                 env = {
@@ -815,6 +865,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             help="take the visitor's address from X-Real-IP / X-Forwarded-For (only behind a "
             "reverse proxy that sets them: anyone can send them)",
         )
+        p.add_argument(
+            "--no-prerender",
+            dest="prerender",
+            action="store_false",
+            help="give no kernel to a page the browser prerenders (the next lesson, while the "
+            "learner reads this one): the learner's click loads it, as a plain page",
+        )
 
     install = sub.add_parser(
         "install-template", help="copy the canasta template into a Jupyter data folder"
@@ -895,6 +952,7 @@ def _share_options(args: argparse.Namespace) -> dict[str, Any]:
         "per_browser": args.max_kernels_per_browser,
         "unattended_minutes": args.unattended_minutes,
         "trust_proxy": args.trust_proxy,
+        "prerender": args.prerender,
     }
 
 

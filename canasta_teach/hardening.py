@@ -208,10 +208,20 @@ class Visitor:
 
 @dataclass(eq=False)
 class PageSlot:
-    """A page being rendered: its visitor, and its kernel's id once the kernel is asked for."""
+    """A page being rendered: its visitor, and its kernel's id once the kernel is asked for.
+    ``speculative``: the browser is prerendering the page (:func:`is_prerender`), nobody has
+    asked to see it yet."""
 
     visitor: Visitor
     kernel_id: str | None = None
+    speculative: bool = False
+
+
+def is_prerender(headers: Any) -> bool:
+    """Whether a page request is a browser's prerender (``Sec-Purpose: prefetch;prerender``,
+    sent by Chromium for the Speculation Rules API): a page nobody has asked to see yet."""
+    purpose = str(headers.get("Sec-Purpose") or headers.get("Purpose") or "")
+    return "prerender" in purpose.lower()
 
 
 class KernelSlots:
@@ -226,6 +236,12 @@ class KernelSlots:
     ``per_browser`` (0: no limit), so one visitor cannot fill the cap. And each kernel remembers
     when its page last sent a widget message (:meth:`saw_person`): :meth:`unattended` names the
     kernels no person has used for a while, connected or not, for the server to cull.
+
+    A page the browser prerenders (the next lesson, while the learner reads this one) is
+    *speculative* until it is shown: it gets a kernel only while two places are free (its own,
+    and one for whoever comes next: :meth:`room_to_speculate`), within its visitor's share; and
+    a learner who would be refused (the cap, or their own share) takes such a kernel's place
+    instead (:meth:`evictable`, :meth:`evict`), so speculation never turns anyone away.
 
     Everything runs on the server's event loop: no locks."""
 
@@ -244,15 +260,20 @@ class KernelSlots:
         self._owners: dict[str, Visitor] = {}
         self._person_seen: dict[str, float] = {}
         self._spares: set[str] = set()
+        self._speculative: dict[str, float] = {}  # kernel id -> when asked for, until shown
+        self._leaving: set[str] = set()  # evicted: no longer counted, shutting down
 
     def _held(self, running: Iterable[str]) -> tuple[set[str], list[PageSlot]]:
         """The kernels that count (running, asked for by a page, or spares), and the pages whose
         kernel is not asked for yet; kernels that are gone are forgotten."""
         kernels = set(running) | {s.kernel_id for s in self._rendering if s.kernel_id}
         kernels |= self._spares
+        self._leaving &= kernels
+        kernels -= self._leaving
         for kernel_id in [k for k in self._owners if k not in kernels]:
             del self._owners[kernel_id]
             self._person_seen.pop(kernel_id, None)
+            self._speculative.pop(kernel_id, None)
         return kernels, [s for s in self._rendering if s.kernel_id is None]
 
     def refusal(self, visitor: Visitor, running: Iterable[str]) -> str | None:
@@ -263,26 +284,98 @@ class KernelSlots:
         # starting a kernel (``canasta_teach.warmkernels``), so spares never turn anyone away.
         if len(kernels - self._spares) + len(waiting) >= self.cap:
             return "cap"
-        holders = [self._owners.get(k) for k in kernels] + [s.visitor for s in waiting]
-        if self.per_address and self.per_address <= sum(
-            1 for v in holders if v is not None and v.address == visitor.address
-        ):
+        by_address, by_browser = self._shares(visitor, kernels, waiting)
+        if self.per_address and self.per_address <= by_address:
             return "address"
-        if (
-            visitor.browser is not None
-            and self.per_browser
-            and self.per_browser
-            <= sum(1 for v in holders if v is not None and v.browser == visitor.browser)
-        ):
+        if visitor.browser is not None and self.per_browser and self.per_browser <= by_browser:
             return "browser"
         return None
 
-    def admit(self, visitor: Visitor) -> PageSlot:
+    def _shares(
+        self, visitor: Visitor, kernels: set[str], waiting: list[PageSlot]
+    ) -> tuple[int, int]:
+        """How many places ``visitor``'s address and ``visitor``'s browser hold."""
+        holders = [self._owners.get(k) for k in kernels] + [s.visitor for s in waiting]
+        by_address = sum(1 for v in holders if v is not None and v.address == visitor.address)
+        by_browser = sum(
+            1
+            for v in holders
+            if v is not None and visitor.browser is not None and v.browser == visitor.browser
+        )
+        return by_address, by_browser
+
+    def admit(self, visitor: Visitor, *, speculative: bool = False) -> PageSlot:
         """Count a page being rendered (after :meth:`refusal` said None, with no await between
         the two); :meth:`rendered` when it is done, whatever happened."""
-        slot = PageSlot(visitor)
+        slot = PageSlot(visitor, speculative=speculative)
         self._rendering.append(slot)
         return slot
+
+    # Speculative pages (prerendered by the browser before anyone asked to see them).
+
+    def room_to_speculate(self, visitor: Visitor, running: Iterable[str]) -> bool:
+        """Whether a prerendered page of ``visitor`` may have a kernel now: with a place left
+        free after it, under the cap (spares counted as taken) for a learner, and in the
+        visitor's own shares for the visitor's next page. (A page still rendering cannot give
+        its place back: without that spare place, a prerender that starts as its learner opens
+        another tab would turn the learner away.)"""
+        if self.refusal(visitor, running) is not None:
+            return False
+        kernels, waiting = self._held(running)
+        if len(kernels) + len(waiting) + 2 > self.cap:
+            return False
+        by_address, by_browser = self._shares(visitor, kernels, waiting)
+        if self.per_address and by_address + 2 > self.per_address:
+            return False
+        return not (
+            visitor.browser is not None and self.per_browser and by_browser + 2 > self.per_browser
+        )
+
+    def is_speculative(self, kernel_id: str) -> bool:
+        """Whether the kernel belongs to a prerendered page that has not been shown yet."""
+        return kernel_id in self._speculative
+
+    def shown(self, kernel_id: str) -> bool:
+        """The kernel's page was shown (its first websocket: a browser opens none while it
+        prerenders): from now on it is a learner's page like any other. Whether it was a
+        prerendered page until now."""
+        return self._speculative.pop(kernel_id, None) is not None
+
+    def evictable(self, visitor: Visitor, refusal: str, running: Iterable[str]) -> str | None:
+        """A kernel of a page never shown whose place would let ``visitor`` in (refused for
+        ``refusal``: anyone's for "cap", their own address's or browser's otherwise), the one
+        asked for first; None when there is none."""
+        rendering = {s.kernel_id for s in self._rendering}
+        kernels, _waiting = self._held(running)
+        for kernel_id, _since in sorted(self._speculative.items(), key=lambda item: item[1]):
+            owner = self._owners.get(kernel_id)
+            if kernel_id in rendering or kernel_id not in kernels or owner is None:
+                continue
+            if (
+                refusal == "cap"
+                or (refusal == "address" and owner.address == visitor.address)
+                or (refusal == "browser" and owner.browser == visitor.browser)
+            ):
+                return kernel_id
+        return None
+
+    def speculative_of(self, visitor: Visitor) -> list[str]:
+        """The kernels of ``visitor``'s pages never shown, that no page is rendering any more
+        (a browser asks for the next lesson only once its page's game is drawn, so these are
+        pages it went past)."""
+        rendering = {s.kernel_id for s in self._rendering}
+        return [
+            kernel_id
+            for kernel_id in self._speculative
+            if kernel_id not in rendering and self._owners.get(kernel_id) == visitor
+        ]
+
+    def evict(self, kernel_id: str) -> None:
+        """Stop counting a speculative kernel at once (the server shuts it down next)."""
+        self._speculative.pop(kernel_id, None)
+        self._leaving.add(kernel_id)
+        self._owners.pop(kernel_id, None)
+        self._person_seen.pop(kernel_id, None)
 
     # Spares (warm kernels, ``canasta_teach.warmkernels``): started before any page asks, owned
     # by nobody until a page takes one (:meth:`started`), then its visitor's like any other.
@@ -311,6 +404,8 @@ class KernelSlots:
         slot.kernel_id = kernel_id
         self._owners[kernel_id] = slot.visitor
         self._person_seen[kernel_id] = self._clock()
+        if slot.speculative:
+            self._speculative[kernel_id] = self._clock()
 
     def rendered(self, slot: PageSlot) -> None:
         """The page is done (sent, or failed): its person has the whole time from now."""
@@ -533,6 +628,14 @@ def _safe_frames_connection_class() -> type:
         length (F1, F2) before its decoder sees them. The app sets it as
         ``Voila.kernel_websocket_connection_class``; a Jupyter Server (Binder, JupyterHub,
         JupyterLab) as ``ServerApp.kernel_websocket_connection_class`` (:data:`SERVER_CONFIG`)."""
+
+        async def prepare(self) -> None:
+            # A browser opens no websocket from a page it prerenders (Chromium defers them
+            # until the page is shown): the first one says the page is in front of a person.
+            slots = self.websocket_handler.settings.get(SLOTS_SETTING)
+            if isinstance(slots, KernelSlots) and slots.shown(self.kernel_id):
+                self.log.info("kernel %s: its prerendered page is shown", self.kernel_id)
+            await super().prepare()  # type: ignore[no-untyped-call]
 
         def handle_incoming_message(self, incoming_msg: Any) -> None:
             if isinstance(incoming_msg, bytes) and not frame_is_sane(

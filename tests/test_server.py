@@ -247,6 +247,65 @@ def test_spare_kernels_use_only_room_no_learner_holds() -> None:
     assert slots.room_for_spare(running)
 
 
+def test_prerendered_pages_use_only_room_to_spare_and_never_turn_a_learner_away() -> None:
+    """A page the browser prerenders (the next lesson) gets a kernel only while two places are
+    free and within its visitor's share; a learner refused for the cap, or for their own share,
+    takes the place of a kernel whose page was never shown; a page once shown (its websocket)
+    is a learner's like any other, and a visitor's new prerender replaces their older one."""
+    slots = hardening.KernelSlots(4, per_address=3)
+    running: list[str] = []
+
+    def open_page(visitor: hardening.Visitor, kernel_id: str, *, speculative: bool) -> None:
+        page = slots.admit(visitor, speculative=speculative)
+        slots.started(page, kernel_id)
+        running.append(kernel_id)
+        slots.rendered(page)
+
+    ana, bo = hardening.Visitor("10.0.0.1", "a"), hardening.Visitor("10.0.0.2", "b")
+    assert hardening.is_prerender({"Sec-Purpose": "prefetch;prerender"})
+    assert not hardening.is_prerender({"Sec-Purpose": "prefetch"})
+    assert not hardening.is_prerender({})
+    open_page(ana, "ana-2", speculative=False)
+    assert slots.room_to_speculate(ana, running)
+    open_page(ana, "ana-3", speculative=True)  # lesson 3, prerendered while ana reads lesson 2
+    assert slots.is_speculative("ana-3") and slots.speculative_of(ana) == ["ana-3"]
+    # Two of ana's three places: the last is kept for a page ana opens, not a prerender.
+    assert slots.refusal(ana, running) is None and not slots.room_to_speculate(ana, running)
+    open_page(bo, "bo-1", speculative=False)
+    assert not slots.room_to_speculate(bo, running)  # one place left: kept for a learner
+    open_page(bo, "bo-2", speculative=False)
+    carl = hardening.Visitor("10.0.0.3", "c")
+    assert slots.refusal(carl, running) == "cap"
+    assert slots.evictable(carl, "cap", running) == "ana-3"  # never shown: it makes room
+    slots.evict("ana-3")
+    assert slots.refusal(carl, running) is None and not slots.is_speculative("ana-3")
+    open_page(carl, "carl-1", speculative=False)
+    running.remove("ana-3")  # the server shut it down
+    assert slots.refusal(hardening.Visitor("10.0.0.4"), running) == "cap"
+    assert slots.evictable(hardening.Visitor("10.0.0.4"), "cap", running) is None  # learners'
+    # A shown page is nobody's to take; a visitor's own share makes room from their own pages.
+    running.remove("bo-2")
+    open_page(ana, "ana-4", speculative=True)
+    slots.shown("ana-4")
+    assert slots.evictable(hardening.Visitor("10.0.0.4"), "cap", running) is None
+    running.remove("carl-1")
+    running.remove("bo-1")
+    open_page(ana, "ana-5", speculative=True)
+    assert slots.refusal(ana, running) == "address"
+    assert slots.evictable(bo, "address", running) is None  # not bo's address
+    assert slots.evictable(ana, "address", running) == "ana-5"
+    # The same for one browser's share: a prerender that would leave its learner no place for
+    # another tab (a prerender still rendering cannot give its place back) gets no kernel.
+    slots = hardening.KernelSlots(10, per_browser=3)
+    running.clear()
+    dee = hardening.Visitor("10.0.0.5", "d")
+    open_page(dee, "dee-1", speculative=False)
+    assert slots.room_to_speculate(dee, running)
+    open_page(dee, "dee-2", speculative=False)
+    assert slots.refusal(dee, running) is None and not slots.room_to_speculate(dee, running)
+    assert slots.room_to_speculate(hardening.Visitor("10.0.0.5", "e"), running)
+
+
 def test_a_person_is_a_widget_message_in_any_framing() -> None:
     message = kernel_message("comm_msg", {"comm_id": "0" * 32, "data": {"method": "custom"}})
     info = kernel_message("kernel_info_request", {})
@@ -461,6 +520,43 @@ def test_past_the_cap_a_learner_is_told_to_come_back_and_no_kernel_starts(
     server.shutdown_kernels()
     server.page_kernel("/voila/render/hi/02-deal-and-turn.ipynb")
     server.shutdown_kernels()
+
+
+def test_a_page_can_ask_whether_its_kernel_still_runs(server: Server) -> None:
+    """A prerendered page, once shown, asks for its kernel's model (the template's activation
+    check) and opens itself again on a 404: the hardened server must answer that route, and
+    only with the kernel's bare model."""
+    kernel_id, _ = server.page_kernel()
+    status, body, _ = server.get(f"/api/kernels/{kernel_id}")
+    assert status == 200
+    model = {"id", "name", "last_activity", "execution_state", "connections"}
+    assert set(json.loads(body)) <= model
+    server.shutdown_kernels()
+    assert server.get(f"/api/kernels/{kernel_id}")[0] == 404
+    # The listing of every kernel stays closed.
+    assert server.get("/api/kernels")[0] == 404
+
+
+def test_a_prerender_gets_a_kernel_unless_prerendering_is_off(
+    server: Server, tmp_path: Path
+) -> None:
+    """The browser's prerender of the next lesson (``Sec-Purpose: prefetch;prerender``) gets a
+    page and a kernel on a server with room to spare; with ``--no-prerender`` a quiet 503 (the
+    browser drops it) and no kernel, and the learner's own click still gets the page."""
+    prerender = {"Sec-Purpose": "prefetch;prerender"}
+    status, body, _ = server.get(LESSON, headers=prerender)
+    assert status == 200 and '"kernelId"' in body
+    assert len(kernels_of(server.proc.pid)) == 1
+    server.opened.extend(re.findall(r'"kernelId"\s*:\s*"([0-9a-f-]{36})"', body)[:1])
+    server.shutdown_kernels()
+    with capped_server(tmp_path, prerender=False) as served:
+        status, _, _ = served.get(LESSON, headers=prerender)
+        assert status == 503
+        time.sleep(1)
+        assert not kernels_of(served.proc.pid)
+        assert served.log is not None and "prerendering is off" in served.log.read_text()
+        served.page_kernel()
+        served.shutdown_kernels()
 
 
 def test_a_foreign_host_is_refused_with_a_page_and_no_kernel(server: Server) -> None:

@@ -90,7 +90,14 @@ def voila_url(
     env = {**os.environ, "CANASTA_DATA_DIR": str(tmp_path_factory.mktemp("data"))}
     env.pop("CANASTA_ROOMS_URL", None)
     with open(artifacts / SERVER_LOG, "wb") as log:
-        proc = start_server(port, site_root, stdout=log, stderr=log, stdin=None, env=env)
+        # Prerendering off: Playwright's Chromium asks for the next lesson's prerender (the
+        # server starts its kernel) but never shows it, so every lesson with a game would hold
+        # a second kernel against the suite's one browser share, and a later page gets a 429.
+        # The prerendered next lesson has its own tests (test_prerender_browser.py).
+        proc = start_server(
+            port, site_root, options={"prerender": False}, stdout=log, stderr=log, stdin=None,
+            env=env,
+        )  # fmt: skip
         try:
             wait_for_port(port, timeout=120, proc=proc)
             yield f"http://127.0.0.1:{port}"

@@ -32,9 +32,10 @@ def warm_url(artifacts: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
     env = {**os.environ, "CANASTA_DATA_DIR": str(tmp_path_factory.mktemp("data"))}
     env.pop("CANASTA_ROOMS_URL", None)
     with open(artifacts / "voila-warm-server.log", "wb") as log:
-        proc = start_server(
-            port, preheat=app.DEFAULT_PREHEAT, stdout=log, stderr=log, stdin=None, env=env
-        )
+        # Warm kernels alone (prerendering, which Playwright's Chromium never shows, is off:
+        # see conftest.voila_url); test_prerender_browser.py has the prerendered next lesson.
+        options = {"preheat": app.DEFAULT_PREHEAT, "prerender": False}
+        proc = start_server(port, options=options, stdout=log, stderr=log, stdin=None, env=env)
         try:
             wait_for_port(port, timeout=120, proc=proc)
             deadline = time.monotonic() + 120
