@@ -186,16 +186,23 @@ def plays(tab: TabBrowser) -> None:
     assert tab.evaluate("document.querySelectorAll(\".ct-us [data-ct-meld='4']\").length") == 0
 
 
-def test_the_next_lesson_is_prerendered_then_shown_at_once_and_plays(
-    voila: Voila, tab: TabBrowser
-) -> None:
+def prerender_lesson_3(tab: TabBrowser, voila: Voila) -> tuple[int, str, str]:
+    """The learner reads lesson 2 and Chromium prerenders lesson 3, which the server gives a
+    speculative kernel: (the log's size before, the hidden page's session, its kernel)."""
     since = voila.log_size()
     read_lesson_2(tab, voila)
     hidden = tab.prerendered(f"/en/{TO}", TIMEOUT_S)
     ready(tab, voila, TO)
-    assert tab.evaluate("document.prerendering", hidden) is True
     kernel = tab.wait_for(KERNEL_ID, TIMEOUT_S, session=hidden)  # the page still arrives
     voila.logged(rf"kernel {kernel}: a prerendered page's", since)
+    return since, hidden, kernel
+
+
+def test_the_next_lesson_is_prerendered_then_shown_at_once_and_plays(
+    voila: Voila, tab: TabBrowser
+) -> None:
+    since, hidden, kernel = prerender_lesson_3(tab, voila)
+    assert tab.evaluate("document.prerendering", hidden) is True
     assert voila.kernels() == 2  # lesson 2's and the prerendered lesson 3's
     assert f"kernel {kernel}: its prerendered page is shown" not in voila.log.read_text()
 
@@ -237,12 +244,7 @@ def test_with_the_cap_nearly_full_the_click_loads_the_lesson_itself(
 def test_a_learner_the_cap_would_refuse_takes_the_prerendered_pages_place(
     voila: Voila, tab: TabBrowser
 ) -> None:
-    since = voila.log_size()
-    read_lesson_2(tab, voila)
-    hidden = tab.prerendered(f"/en/{TO}", TIMEOUT_S)
-    ready(tab, voila, TO)
-    kernel = tab.wait_for(KERNEL_ID, TIMEOUT_S, session=hidden)  # the page still arrives
-    voila.logged(rf"kernel {kernel}: a prerendered page's", since)
+    since, hidden, kernel = prerender_lesson_3(tab, voila)
     voila.page_kernel(f"/voila/render/en/{FROM}")  # another learner: the cap is reached
     assert voila.kernels() == CAP
     # One more learner: at the cap, but the page never shown gives its place.
