@@ -85,11 +85,14 @@ hub: venv
 
 # Every test: unit, property, CLI and widget tests, the browser tests, then every lesson
 # notebook run by nbval (--nbval-lax: each cell must run without error; outputs are compared
-# only where marked). The unit tests and the notebooks run on every core (pytest-xdist, at most
+# only where marked). The unit tests run on every core (pytest-xdist, at most
 # $(TEST_WORKERS) workers); the browser tests run one at a time against one server: two servers
 # starting kernels at once raced for the kernels' TCP ports ("Address already in use"), and a
 # page whose kernel died so never finished loading. Every part runs even when an earlier one
 # fails, and the exit code says if any did.
+# The notebooks run one at a time too: two nbval workers starting kernels at once raced for
+# ports the same way (a kernel "died before replying to kernel_info" in CI); serial they take
+# about a minute.
 # Saved games and the leaderboard go to a fresh data folder, never the home's (CANASTA_DATA_DIR).
 TEST_WORKERS ?= 4
 XDIST := -n auto --maxprocesses $(TEST_WORKERS)
@@ -97,7 +100,7 @@ test: venv browser postgres redis hub
 	@status=0; \
 	$(PY) -m pytest -q $(XDIST) tests --ignore=tests/browser || status=1; \
 	$(PY) -m pytest -q tests/browser || status=1; \
-	CANASTA_DATA_DIR=$$(mktemp -d) $(PY) -m pytest -q -p no:cacheprovider $(XDIST) \
+	CANASTA_DATA_DIR=$$(mktemp -d) $(PY) -m pytest -q -p no:cacheprovider \
 	  --nbval-lax --nbval-current-env lessons || status=1; \
 	exit $$status
 
