@@ -455,10 +455,12 @@ def _serve(
                 self.finish()
                 return
             refusal = None if speculative else slots.refusal(visitor, running)
-            # A prerendered page never shown gives its place to a learner who needs it.
+            # A prerendered page never shown, or a page that has left (its websocket closed
+            # and its shutdown beacon lost), gives its place to a learner who needs it.
             while refusal is not None and (victim := slots.evictable(visitor, refusal, running)):
+                why = "has left" if slots.has_left(victim) else "was never shown"
                 slots.evict(victim)
-                self.log.info("kernel %s of a page never shown makes room for a learner", victim)
+                self.log.info("kernel %s: its page %s; it makes room for a learner", victim, why)
                 tornado.ioloop.IOLoop.current().add_callback(shut_down, victim)
                 refusal = slots.refusal(visitor, running)
             if refusal is not None:

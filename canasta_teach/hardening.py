@@ -196,6 +196,10 @@ BROWSER_SHARE = 8
 #: kernel (a reload brings the page and the saved game back), a visitor holding sockets open
 #: loses every place they hold.
 UNATTENDED_MINUTES = 30.0
+#: Seconds after a page's last websocket closed (and none came back) from which its kernel may
+#: make room for another visitor: the page is gone (a tab whose shutdown beacon was lost, a
+#: crashed browser); a page on a flaky network reconnects well within it.
+LEFT_GRACE_S = 60.0
 
 
 @dataclass(frozen=True)
@@ -243,6 +247,13 @@ class KernelSlots:
     a learner who would be refused (the cap, or their own share) takes such a kernel's place
     instead (:meth:`evictable`, :meth:`evict`), so speculation never turns anyone away.
 
+    And a page whose websocket closed and did not come back has *left* (:meth:`disconnected`):
+    its browser's shutdown beacon should have shut its kernel down, but a beacon can be lost
+    (a tab closed in a hurry, a crash), and until the idle culler comes the kernel would count.
+    A visitor refused for their browser's share takes the place of a kernel their own browser
+    left at once (the browser asking for a page has moved on from it); anyone refused takes
+    the place of a kernel left for :data:`LEFT_GRACE_S`, within the refusal's scope.
+
     Everything runs on the server's event loop: no locks."""
 
     def __init__(
@@ -262,6 +273,8 @@ class KernelSlots:
         self._spares: set[str] = set()
         self._speculative: dict[str, float] = {}  # kernel id -> when asked for, until shown
         self._leaving: set[str] = set()  # evicted: no longer counted, shutting down
+        self._connections: dict[str, set[int]] = {}  # kernel id -> its open websockets
+        self._left: dict[str, float] = {}  # kernel id -> when its last websocket closed
 
     def _held(self, running: Iterable[str]) -> tuple[set[str], list[PageSlot]]:
         """The kernels that count (running, asked for by a page, or spares), and the pages whose
@@ -274,6 +287,10 @@ class KernelSlots:
             del self._owners[kernel_id]
             self._person_seen.pop(kernel_id, None)
             self._speculative.pop(kernel_id, None)
+        for kernel_id in [k for k in self._connections if k not in kernels]:
+            del self._connections[kernel_id]
+        for kernel_id in [k for k in self._left if k not in kernels]:
+            del self._left[kernel_id]
         return kernels, [s for s in self._rendering if s.kernel_id is None]
 
     def refusal(self, visitor: Visitor, running: Iterable[str]) -> str | None:
@@ -342,22 +359,57 @@ class KernelSlots:
         return self._speculative.pop(kernel_id, None) is not None
 
     def evictable(self, visitor: Visitor, refusal: str, running: Iterable[str]) -> str | None:
-        """A kernel of a page never shown whose place would let ``visitor`` in (refused for
-        ``refusal``: anyone's for "cap", their own address's or browser's otherwise), the one
-        asked for first; None when there is none."""
+        """A kernel whose place would let ``visitor`` in (refused for ``refusal``: anyone's for
+        "cap", their own address's or browser's otherwise), or None when there is none: first a
+        page never shown (the one asked for first), then a page that has left (see the class):
+        one their own browser left, or one left for :data:`LEFT_GRACE_S`."""
         rendering = {s.kernel_id for s in self._rendering}
         kernels, _waiting = self._held(running)
-        for kernel_id, _since in sorted(self._speculative.items(), key=lambda item: item[1]):
+
+        def in_scope(kernel_id: str) -> Visitor | None:
             owner = self._owners.get(kernel_id)
             if kernel_id in rendering or kernel_id not in kernels or owner is None:
-                continue
+                return None
             if (
                 refusal == "cap"
                 or (refusal == "address" and owner.address == visitor.address)
                 or (refusal == "browser" and owner.browser == visitor.browser)
             ):
+                return owner
+            return None
+
+        for kernel_id, _since in sorted(self._speculative.items(), key=lambda item: item[1]):
+            if in_scope(kernel_id) is not None:
+                return kernel_id
+        now = self._clock()
+        for kernel_id, since in sorted(self._left.items(), key=lambda item: item[1]):
+            owner = in_scope(kernel_id)
+            if owner is None:
+                continue
+            own_browser = visitor.browser is not None and owner.browser == visitor.browser
+            if own_browser or now - since >= LEFT_GRACE_S:
                 return kernel_id
         return None
+
+    def connected(self, kernel_id: str, connection: int) -> None:
+        """A websocket (``connection``: any id unique among the open ones) opened to the
+        kernel: its page is there."""
+        self._connections.setdefault(kernel_id, set()).add(connection)
+        self._left.pop(kernel_id, None)
+
+    def disconnected(self, kernel_id: str, connection: int) -> None:
+        """A websocket to the kernel closed (called again for the same one: no change); with
+        none left open, the page has left, from now (:meth:`has_left`)."""
+        open_ones = self._connections.get(kernel_id)
+        if open_ones is None or connection not in open_ones:
+            return
+        open_ones.discard(connection)
+        if not open_ones:
+            self._left[kernel_id] = self._clock()
+
+    def has_left(self, kernel_id: str) -> bool:
+        """Whether the kernel's page had a websocket and has none open now."""
+        return kernel_id in self._left
 
     def speculative_of(self, visitor: Visitor) -> list[str]:
         """The kernels of ``visitor``'s pages never shown, that no page is rendering any more
@@ -371,11 +423,13 @@ class KernelSlots:
         ]
 
     def evict(self, kernel_id: str) -> None:
-        """Stop counting a speculative kernel at once (the server shuts it down next)."""
+        """Stop counting a kernel at once (the server shuts it down next)."""
         self._speculative.pop(kernel_id, None)
         self._leaving.add(kernel_id)
         self._owners.pop(kernel_id, None)
         self._person_seen.pop(kernel_id, None)
+        self._connections.pop(kernel_id, None)
+        self._left.pop(kernel_id, None)
 
     # Spares (warm kernels, ``canasta_teach.warmkernels``): started before any page asks, owned
     # by nobody until a page takes one (:meth:`started`), then its visitor's like any other.
@@ -629,13 +683,28 @@ def _safe_frames_connection_class() -> type:
         ``Voila.kernel_websocket_connection_class``; a Jupyter Server (Binder, JupyterHub,
         JupyterLab) as ``ServerApp.kernel_websocket_connection_class`` (:data:`SERVER_CONFIG`)."""
 
+        def _slots(self) -> KernelSlots | None:
+            slots = self.websocket_handler.settings.get(SLOTS_SETTING)
+            return slots if isinstance(slots, KernelSlots) else None
+
         async def prepare(self) -> None:
             # A browser opens no websocket from a page it prerenders (Chromium defers them
             # until the page is shown): the first one says the page is in front of a person.
-            slots = self.websocket_handler.settings.get(SLOTS_SETTING)
-            if isinstance(slots, KernelSlots) and slots.shown(self.kernel_id):
+            slots = self._slots()
+            if slots is not None and slots.shown(self.kernel_id):
                 self.log.info("kernel %s: its prerendered page is shown", self.kernel_id)
             await super().prepare()  # type: ignore[no-untyped-call]
+
+        def connect(self) -> Any:
+            if (slots := self._slots()) is not None:
+                slots.connected(self.kernel_id, id(self))
+            return super().connect()
+
+        def disconnect(self) -> Any:
+            # Called on the websocket's close, and again by close(): KernelSlots counts once.
+            if (slots := self._slots()) is not None:
+                slots.disconnected(self.kernel_id, id(self))
+            return super().disconnect()  # type: ignore[no-untyped-call]
 
         def handle_incoming_message(self, incoming_msg: Any) -> None:
             if isinstance(incoming_msg, bytes) and not frame_is_sane(
@@ -644,8 +713,8 @@ def _safe_frames_connection_class() -> type:
                 log.warning("refused a malformed %d-byte websocket frame", len(incoming_msg))
                 self.websocket_handler.close(1003, "malformed frame")
                 return
-            slots = self.websocket_handler.settings.get(SLOTS_SETTING)
-            if isinstance(slots, KernelSlots) and (
+            slots = self._slots()
+            if slots is not None and (
                 incoming_kind(incoming_msg, self.subprotocol or "") in PERSON_MESSAGES
             ):
                 slots.saw_person(self.kernel_id)

@@ -306,6 +306,56 @@ def test_prerendered_pages_use_only_room_to_spare_and_never_turn_a_learner_away(
     assert slots.room_to_speculate(hardening.Visitor("10.0.0.5", "e"), running)
 
 
+def test_a_page_that_left_makes_room_for_its_own_browser_at_once_and_others_later() -> None:
+    """A page whose websocket closed and whose shutdown beacon was lost still has its kernel
+    (until the idle culler). Its own browser, asking for another page, has moved on from it: it
+    takes that kernel's place at once; anyone else only after ``LEFT_GRACE_S``, in the
+    refusal's scope; a page still connected, or connected again, is nobody's to take."""
+    now = [0.0]
+    slots = hardening.KernelSlots(4, per_browser=2, clock=lambda: now[0])
+    running: list[str] = []
+
+    def open_page(visitor: hardening.Visitor, kernel_id: str) -> None:
+        page = slots.admit(visitor)
+        slots.started(page, kernel_id)
+        running.append(kernel_id)
+        slots.rendered(page)
+        slots.connected(kernel_id, hash(kernel_id))
+
+    ana, bo = hardening.Visitor("10.0.0.1", "a"), hardening.Visitor("10.0.0.2", "b")
+    open_page(ana, "ana-1")
+    open_page(ana, "ana-2")
+    assert slots.refusal(ana, running) == "browser"
+    assert slots.evictable(ana, "browser", running) is None  # both pages are open
+    slots.disconnected("ana-1", hash("ana-1"))  # the tab closed; its beacon never came
+    slots.disconnected("ana-1", hash("ana-1"))  # the connection's close(): counted once
+    assert slots.has_left("ana-1") and not slots.has_left("ana-2")
+    assert slots.evictable(bo, "browser", running) is None  # not bo's browser
+    assert slots.evictable(ana, "browser", running) == "ana-1"
+    slots.evict("ana-1")
+    assert slots.refusal(ana, running) is None and not slots.has_left("ana-1")
+    running.remove("ana-1")
+    open_page(ana, "ana-3")
+    # A page that reconnects (a network blip) is there again.
+    slots.disconnected("ana-2", hash("ana-2"))
+    slots.connected("ana-2", 7)
+    assert not slots.has_left("ana-2")
+    assert slots.evictable(ana, "browser", running) is None
+    # Another visitor at the cap: a page left for the grace period, not before.
+    open_page(bo, "bo-1")
+    open_page(bo, "bo-2")
+    carl = hardening.Visitor("10.0.0.3", "c")
+    assert slots.refusal(carl, running) == "cap"
+    slots.disconnected("bo-1", hash("bo-1"))
+    now[0] = hardening.LEFT_GRACE_S - 1
+    assert slots.evictable(carl, "cap", running) is None
+    now[0] = hardening.LEFT_GRACE_S
+    assert slots.evictable(carl, "cap", running) == "bo-1"
+    assert slots.evictable(hardening.Visitor("10.0.0.1", "d"), "address", running) is None
+    running.remove("bo-1")  # the culler shut it down meanwhile: forgotten
+    assert slots.evictable(carl, "cap", running) is None and not slots.has_left("bo-1")
+
+
 def test_a_person_is_a_widget_message_in_any_framing() -> None:
     message = kernel_message("comm_msg", {"comm_id": "0" * 32, "data": {"method": "custom"}})
     info = kernel_message("kernel_info_request", {})
@@ -800,6 +850,30 @@ def test_one_address_holds_its_share_and_unused_pages_are_culled(tmp_path: Path)
             clicking.join()
         quiet_socket.close()
         used_socket.close()
+        served.shutdown_kernels()
+
+
+def test_a_tab_closed_without_its_beacon_does_not_hold_its_browsers_place(
+    tmp_path: Path,
+) -> None:
+    """A closed tab whose shutdown beacon was lost left its kernel running, counted in its
+    browser's share until the idle culler came (5 minutes): a learner going through lessons
+    was refused their next one. Now their browser's next page takes that kernel's place."""
+    with capped_server(tmp_path, 6, per_browser=1) as served:
+        assert served.log is not None
+        log = served.log
+        served.get("/voila/render/en/no-such-lesson.ipynb")  # the browser gets its cookie
+        assert any(c.name == "_xsrf" for c in served.cookies)
+        left, _ = served.page_kernel()
+        page_socket = served.socket(left)
+        page_socket.close()  # the tab is gone; no beacon
+        wait_until(lambda: f"Starting buffering for {left}" in log.read_text(errors="replace"),
+                   "the server saw the websocket close")  # fmt: skip
+        served.page_kernel()  # refused (429) while the left page counted
+        text = log.read_text(errors="replace")
+        assert f"kernel {left}: its page has left; it makes room for a learner" in text
+        served.opened.remove(left)
+        wait_until(lambda: len(kernels_of(served.proc.pid)) == 1, "the left page's kernel gone")
         served.shutdown_kernels()
 
 

@@ -249,7 +249,7 @@ def test_a_learner_the_cap_would_refuse_takes_the_prerendered_pages_place(
     assert voila.kernels() == CAP
     # One more learner: at the cap, but the page never shown gives its place.
     voila.page_kernel(f"/voila/render/en/{FROM}")
-    voila.logged(rf"kernel {kernel} of a page never shown makes room for a learner", since)
+    voila.logged(rf"kernel {kernel}: its page was never shown; it makes room for a learner", since)
     voila.logged(rf"Kernel shutdown: {kernel}", since)
     voila.close_pages()  # the other learners leave: room for the prerendered page's return
 
