@@ -552,8 +552,8 @@ def _serve(
                 elif handler[1] is VoilaKernelWebsocketHandler:
                     handler = (handler[0], guarded, *handler[2:])
                 elif issubclass(handler[1], tornado.web.StaticFileHandler):
-                    handler = (handler[0], hardening.quiet_static_handler(handler[1]),
-                               *handler[2:])  # fmt: skip
+                    static = hardening.hashed_files_cached(handler[1])
+                    handler = (handler[0], hardening.quiet_static_handler(static), *handler[2:])
                 handlers.append(handler)
             start = url_path_join(self.server_url, "voila/render", START_PAGE)
             handlers.insert(0, (self.server_url, tornado.web.RedirectHandler, {"url": start}))
@@ -589,6 +589,7 @@ def _serve(
                 }
                 pool = WarmKernels(manager, slots, preheat, env=lambda: {**os.environ, **env})
                 pool.protect_from_culling()
+                slots.on_first_connection = pool.page_connected
                 warm.append(pool)
                 tornado.ioloop.IOLoop.current().add_callback(pool.fill)
                 # Room comes back when a learner leaves (a closed tab, a culled kernel): top up.

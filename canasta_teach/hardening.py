@@ -274,6 +274,9 @@ class KernelSlots:
         self._speculative: dict[str, float] = {}  # kernel id -> when asked for, until shown
         self._leaving: set[str] = set()  # evicted: no longer counted, shutting down
         self._connections: dict[str, set[int]] = {}  # kernel id -> its open websockets
+        #: Called with a kernel's id when its page opens its first websocket (the page is
+        #: being drawn): the warm kernel pool refills then (``canasta_teach.warmkernels``).
+        self.on_first_connection: Callable[[str], None] | None = None
         self._left: dict[str, float] = {}  # kernel id -> when its last websocket closed
 
     def _held(self, running: Iterable[str]) -> tuple[set[str], list[PageSlot]]:
@@ -394,8 +397,11 @@ class KernelSlots:
     def connected(self, kernel_id: str, connection: int) -> None:
         """A websocket (``connection``: any id unique among the open ones) opened to the
         kernel: its page is there."""
+        first = kernel_id not in self._connections
         self._connections.setdefault(kernel_id, set()).add(connection)
         self._left.pop(kernel_id, None)
+        if first and self.on_first_connection is not None:
+            self.on_first_connection(kernel_id)
 
     def disconnected(self, kernel_id: str, connection: int) -> None:
         """A websocket to the kernel closed (called again for the same one: no change); with
@@ -670,6 +676,34 @@ def quiet_static_handler(base: type) -> type:
 
     QuietStaticFileHandler.__name__ = QuietStaticFileHandler.__qualname__ = base.__name__
     return QuietStaticFileHandler
+
+
+#: A built file whose name carries its content's hash (webpack's ``[name].[contenthash].js``):
+#: the same name never serves other bytes.
+_CONTENT_HASHED = re.compile(r"\.[0-9a-f]{8,}\.(?:js|css)$")
+#: How long a browser keeps a content-hashed file without asking again (a year, as for any
+#: fingerprinted asset).
+IMMUTABLE_CACHE = "public, max-age=31536000, immutable"
+
+
+def hashed_files_cached(base: type) -> type:
+    """``base`` (a tornado ``StaticFileHandler``) letting browsers keep content-hashed files.
+
+    Voilà serves the widget extensions (``/voila/labextensions/``) with ``Cache-Control:
+    no-cache`` (``no_cache_paths: ["/"]``), so every page asked again for each of their ~20
+    files, one round trip each, between the page's scripts and its first widget: about 300 ms of
+    a lesson's time to interactive on a busy server. A file whose name holds its content's hash
+    cannot change under that name: it is cached for a year. Other files (``style.js``,
+    ``package.json``) keep the handler's own policy."""
+
+    class HashedFilesCached(base):  # type: ignore[misc]
+        def set_headers(self) -> None:
+            super().set_headers()  # jupyter_server's sets no-cache here, after the extras
+            if _CONTENT_HASHED.search(str(self.path or "").rsplit("/", 1)[-1]):
+                self.set_header("Cache-Control", IMMUTABLE_CACHE)
+
+    HashedFilesCached.__name__ = HashedFilesCached.__qualname__ = base.__name__
+    return HashedFilesCached
 
 
 def _safe_frames_connection_class() -> type:

@@ -572,6 +572,18 @@ def test_past_the_cap_a_learner_is_told_to_come_back_and_no_kernel_starts(
     server.shutdown_kernels()
 
 
+def test_content_hashed_widget_files_are_cached_and_others_asked_again(server: Server) -> None:
+    """Voilà serves the widget extensions with ``no-cache``: every page asked again for each
+    of their files before its first widget. A file named by its content's hash is kept."""
+    import sys
+
+    static = Path(sys.prefix) / "share" / "jupyter" / "labextensions" / "anywidget" / "static"
+    hashed = next(static.glob("remoteEntry.*.js")).name
+    for name, policy in ((hashed, hardening.IMMUTABLE_CACHE), ("../package.json", "no-cache")):
+        status, _, headers = server.get(f"/voila/labextensions/anywidget/static/{name}")
+        assert status == 200 and headers["Cache-Control"] == policy, (name, headers)
+
+
 def test_a_page_can_ask_whether_its_kernel_still_runs(server: Server) -> None:
     """A prerendered page, once shown, asks for its kernel's model (the template's activation
     check) and opens itself again on a 404: the hardened server must answer that route, and
