@@ -364,18 +364,7 @@ def _serve(
     old = os.environ.get("JUPYTER_PATH")
     os.environ["JUPYTER_PATH"] = data_dir + (os.pathsep + old if old else "")
 
-    import tornado.ioloop
-    import tornado.web
-    from jupyter_core.utils import run_sync
-    from jupyter_server.utils import url_path_join
-    from voila.app import Voila
-    from voila.tornado.handler import TornadoVoilaHandler
-    from voila.tornado.kernel_websocket_handler import (
-        VoilaKernelWebsocketHandler,
-    )
-
     from canasta_teach import hardening
-    from canasta_teach.warmkernels import WarmKernels
 
     hardening.install_error_pages()
     cap = max_kernels if max_kernels is not None else hardening.kernel_budget()
@@ -387,7 +376,103 @@ def _serve(
     unattended = 60.0 * (
         hardening.UNATTENDED_MINUTES if unattended_minutes is None else unattended_minutes
     )
+    kernels = _ServerKernels(slots, unattended, preheat)
     allowed = [*allow_hosts, *([ip] if ip not in ("0.0.0.0", "::", "") else [])]
+    page_handler = _page_handler_class(kernels, prerender=prerender, trust_proxy=trust_proxy)
+    voila = _voila_class(kernels, page_handler, allowed)
+    try:
+        voila.launch_instance(argv=voila_args(port, root, ip=ip))
+    finally:
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+
+class _ServerKernels:
+    """The served app's kernels: who holds them (``hardening.KernelSlots``), the warm pool
+    (``--preheat``) and the chores on them (shutting down, culling), for the page handler and
+    the Voilà app of :func:`_serve`. Runs on the server's event loop."""
+
+    def __init__(self, slots: Any, unattended: float, preheat: int) -> None:
+        self.slots = slots
+        self.unattended = unattended
+        self.preheat = preheat
+        self.manager: Any = None  # the Voilà app's kernel manager, once it listens
+        self.warm: Any = None  # canasta_teach.warmkernels.WarmKernels, with --preheat
+
+    async def shut_down(self, kernel_id: str) -> None:
+        with contextlib.suppress(Exception):  # already gone, or going: nothing to do
+            await self.manager.shutdown_kernel(kernel_id, now=True)
+
+    async def cull_unattended(self) -> None:
+        from canasta_teach import hardening
+
+        for kernel_id in self.slots.unattended(self.manager.list_kernel_ids(), self.unattended):
+            hardening.log.warning(
+                "shutting down kernel %s: its page sent nothing for %.0f minutes",
+                kernel_id, self.unattended / 60,
+            )  # fmt: skip
+            with contextlib.suppress(Exception):  # already gone, or going: nothing to do
+                await self.manager.shutdown_kernel(kernel_id)
+
+    async def kill_starting_kernels(self) -> None:
+        manager = self.manager
+        if manager is None:  # stopped before it listened: no kernel yet
+            return
+        starting = [
+            kernel_id
+            for kernel_id in manager.list_kernel_ids()
+            if getattr(manager.get_kernel(kernel_id), "execution_state", "starting") == "starting"
+        ]
+        for kernel_id in starting:
+            with contextlib.suppress(Exception):  # gone meanwhile: nothing to do
+                await manager.shutdown_kernel(kernel_id, now=True)
+
+    def start(self, voila_app: Any) -> None:
+        """Take over ``voila_app``'s kernel manager as it starts listening: the culler passes
+        over prerendered pages' kernels, the warm pool fills, unattended kernels are culled."""
+        import tornado.ioloop
+
+        from canasta_teach.warmkernels import WarmKernels
+
+        self.manager = manager = voila_app.kernel_manager
+        slots = self.slots
+        # A prerendered page has no websocket until it is shown, and its learner may read the
+        # page before it for a long while: its kernel is not culled as idle, but only as
+        # unattended (cull_unattended) or when a learner needs its place (PageHandler.get).
+        cull = manager.cull_kernel_if_idle
+
+        async def cull_unless_speculative(kernel_id: str) -> Any:
+            if slots.is_speculative(kernel_id):
+                return None
+            return await cull(kernel_id)
+
+        manager.cull_kernel_if_idle = cull_unless_speculative
+        loop = tornado.ioloop.IOLoop.current()
+        if self.preheat > 0:
+            env = {
+                "VOILA_PREHEAT": "False",
+                "VOILA_BASE_URL": voila_app.base_url,
+                "VOILA_SERVER_URL": voila_app.server_url,
+                "VOILA_APP_PORT": str(voila_app.port),
+            }
+            pool = WarmKernels(manager, slots, self.preheat, env=lambda: {**os.environ, **env})
+            pool.protect_from_culling()
+            slots.on_first_connection = pool.page_connected
+            self.warm = pool
+            loop.add_callback(pool.fill)
+            # Room comes back when a learner leaves (a closed tab, a culled kernel): top up.
+            tornado.ioloop.PeriodicCallback(pool.fill, 2000).start()
+        every = min(30.0, max(0.5, self.unattended / 4))
+        tornado.ioloop.PeriodicCallback(self.cull_unattended, every * 1000).start()
+
+
+def _page_handler_class(kernels: _ServerKernels, *, prerender: bool, trust_proxy: bool) -> type:
+    """Voilà's page handler with the app's kernel places (see the class's docstring)."""
+    import tornado.ioloop
+    from voila.tornado.handler import TornadoVoilaHandler
+
+    from canasta_teach import hardening
+
+    slots = kernels.slots
 
     # Voilà ships no types, so its classes are Any here (pyproject's mypy overrides).
     class PageHandler(TornadoVoilaHandler):  # type: ignore[misc]
@@ -423,7 +508,7 @@ def _serve(
             manager = super().kernel_manager
             if self.slot is None:
                 return manager
-            return _CountedKernels(manager, slots, self.slot, warm[0] if warm else None)
+            return _CountedKernels(manager, slots, self.slot, kernels.warm)
 
         def _visitor(self) -> hardening.Visitor:
             # The browser is its _xsrf cookie's token (kept by the browser, the same in every
@@ -444,7 +529,7 @@ def _serve(
                 for older in slots.speculative_of(visitor):
                     slots.evict(older)
                     self.log.info("kernel %s of a page never shown: replaced", older)
-                    tornado.ioloop.IOLoop.current().add_callback(shut_down, older)
+                    tornado.ioloop.IOLoop.current().add_callback(kernels.shut_down, older)
             if speculative and not (prerender and slots.room_to_speculate(visitor, running)):
                 # The browser drops a prerender that is not answered 2xx, and nobody sees this
                 # answer: the learner's own click asks for the page again, as a plain page.
@@ -461,7 +546,7 @@ def _serve(
                 why = "has left" if slots.has_left(victim) else "was never shown"
                 slots.evict(victim)
                 self.log.info("kernel %s: its page %s; it makes room for a learner", victim, why)
-                tornado.ioloop.IOLoop.current().add_callback(shut_down, victim)
+                tornado.ioloop.IOLoop.current().add_callback(kernels.shut_down, victim)
                 refusal = slots.refusal(visitor, running)
             if refusal is not None:
                 self.log.warning(
@@ -488,45 +573,22 @@ def _serve(
                 self.log.info("kernel %s: a prerendered page's (%s), until it is shown",
                               kernel_id, self.request.path)  # fmt: skip
 
-    async def shut_down(kernel_id: str) -> None:
-        with contextlib.suppress(Exception):  # already gone, or going: nothing to do
-            await app_instance[0].kernel_manager.shutdown_kernel(kernel_id, now=True)
+    return PageHandler
 
-    async def cull_unattended() -> None:
-        manager = app_instance[0].kernel_manager
-        for kernel_id in slots.unattended(manager.list_kernel_ids(), unattended):
-            hardening.log.warning(
-                "shutting down kernel %s: its page sent nothing for %.0f minutes",
-                kernel_id, unattended / 60,
-            )  # fmt: skip
-            with contextlib.suppress(Exception):  # already gone, or going: nothing to do
-                await manager.shutdown_kernel(kernel_id)
 
-    async def kill_starting_kernels(manager: Any) -> None:
-        starting = [
-            kernel_id
-            for kernel_id in manager.list_kernel_ids()
-            if getattr(manager.get_kernel(kernel_id), "execution_state", "starting") == "starting"
-        ]
-        for kernel_id in starting:
-            with contextlib.suppress(Exception):  # gone meanwhile: nothing to do
-                await manager.shutdown_kernel(kernel_id, now=True)
+def _voila_class(kernels: _ServerKernels, page_handler: type, allowed: list[str]) -> Any:
+    """Voilà's app, hardened: the page handler ``page_handler``, no tree, contents API or login
+    pages, the ``Host`` check against ``allowed``, and ``kernels`` started with it."""
+    import tornado.web
+    from jupyter_core.utils import run_sync
+    from jupyter_server.utils import url_path_join
+    from voila.app import Voila
+    from voila.tornado.handler import TornadoVoilaHandler
+    from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
-    def protect_speculative_kernels(manager: Any) -> None:
-        # A prerendered page has no websocket until it is shown, and its learner may read the
-        # page before it for a long while: its kernel is not culled as idle, but only as
-        # unattended (cull_unattended) or when a learner needs its place (PageHandler.get).
-        cull = manager.cull_kernel_if_idle
+    from canasta_teach import hardening
 
-        async def cull_unless_speculative(kernel_id: str) -> Any:
-            if slots.is_speculative(kernel_id):
-                return None
-            return await cull(kernel_id)
-
-        manager.cull_kernel_if_idle = cull_unless_speculative
-
-    app_instance: list[Any] = []
-    warm: list[WarmKernels] = []
+    slots = kernels.slots
 
     class CanastaVoila(Voila):  # type: ignore[misc]  # Voilà ships no types (see PageHandler)
         """Voilà without the directory tree page, the contents API and the login pages;
@@ -548,7 +610,7 @@ def _serve(
                 if handler[1].__name__ in dropped:
                     continue
                 if handler[1] is TornadoVoilaHandler:
-                    handler = (handler[0], PageHandler, *handler[2:])
+                    handler = (handler[0], page_handler, *handler[2:])
                 elif handler[1] is VoilaKernelWebsocketHandler:
                     handler = (handler[0], guarded, *handler[2:])
                 elif issubclass(handler[1], tornado.web.StaticFileHandler):
@@ -577,25 +639,7 @@ def _serve(
             app.find_handler = checked
             # The kernel websocket tells the slots when a page sends a widget message.
             app.settings[hardening.SLOTS_SETTING] = slots
-            app_instance.append(self)
-            protect_speculative_kernels(self.kernel_manager)
-            if preheat > 0:
-                manager = self.kernel_manager
-                env = {
-                    "VOILA_PREHEAT": "False",
-                    "VOILA_BASE_URL": self.base_url,
-                    "VOILA_SERVER_URL": self.server_url,
-                    "VOILA_APP_PORT": str(self.port),
-                }
-                pool = WarmKernels(manager, slots, preheat, env=lambda: {**os.environ, **env})
-                pool.protect_from_culling()
-                slots.on_first_connection = pool.page_connected
-                warm.append(pool)
-                tornado.ioloop.IOLoop.current().add_callback(pool.fill)
-                # Room comes back when a learner leaves (a closed tab, a culled kernel): top up.
-                tornado.ioloop.PeriodicCallback(pool.fill, 2000).start()
-            every = min(30.0, max(0.5, unattended / 4))
-            tornado.ioloop.PeriodicCallback(cull_unattended, every * 1000).start()
+            kernels.start(self)
             super().listen()
 
         def stop(self) -> None:
@@ -604,7 +648,7 @@ def _serve(
             # traceback ("Event loop is closed") in the terminal. Such a kernel has run no
             # page yet and holds nothing: it is killed outright first (no interrupt signal:
             # kernel_spec), the others shut down as Voilà does.
-            run_sync(kill_starting_kernels)(self.kernel_manager)
+            run_sync(kernels.kill_starting_kernels)()
             super().stop()
 
     class HostRefusedHandler(tornado.web.RequestHandler):
@@ -612,10 +656,7 @@ def _serve(
             hardening.log.warning("refused a request for host %r", self.request.host)
             raise tornado.web.HTTPError(403)
 
-    try:
-        CanastaVoila.launch_instance(argv=voila_args(port, root, ip=ip))
-    finally:
-        shutil.rmtree(data_dir, ignore_errors=True)
+    return CanastaVoila
 
 
 class _CountedKernels:

@@ -40,8 +40,10 @@ from typing import Any, Protocol
 log = logging.getLogger("canasta_teach.warmkernels")
 
 #: What a warm kernel runs before any page takes it: the imports every lesson makes, so that
-#: a lesson's first cell finds them loaded (their cost is most of a kernel's start).
-WARM_CODE = "import ipywidgets, canasta_teach.widgets"
+#: a lesson's first cell finds them loaded (their cost is most of a kernel's start), and the
+#: texts and puzzle sets a first game reads (``canasta_teach.widgets.warm_up``: a lesson's
+#: first ``play`` took 46 ms in a fresh kernel, 15 ms once these are loaded).
+WARM_CODE = "import ipywidgets, canasta_teach.widgets; canasta_teach.widgets.warm_up()"
 #: Seconds after the page that took a spare opened its websocket (its widgets are being drawn)
 #: before the pool starts the spare's replacement. A kernel starting sooner takes the CPU the
 #: page needs: with the refill one second after the page was *asked for*, a lesson's time to

@@ -25,6 +25,7 @@ from canasta_teach.widgets.puzzles import (
     offered_reasons,
     pile_plays,
     take_refusal,
+    warm_puzzle_sets,
 )
 
 REPO = Path(__file__).resolve().parents[1]
@@ -280,6 +281,28 @@ def test_a_broken_puzzle_set_is_reported_not_raised(tmp_path: Path) -> None:
     (tmp_path / "broken" / "set.toml").write_text('[[puzzle]]\nfile = "nope.txt"\ngoal = "meld"\n')
     widget = play("broken", lang="en", puzzles_dir=tmp_path)
     assert isinstance(widget, ipywidgets.HTML) and "broken" in widget.value
+
+
+def test_a_puzzle_set_is_checked_once_until_its_files_change(tmp_path: Path) -> None:
+    """A warm kernel reads and checks every set before its page asks (``warm_up``); the page's
+    ``play`` then finds the set checked, unless a file of it changed since (an author editing
+    a lesson sees the edit on the next page)."""
+    lessons = tmp_path / "lessons"
+    folder = lessons / "puzzles" / "build-a-meld"
+    shutil.copytree(TEST_SETS / "meld", folder)
+    (lessons / "en").mkdir()
+    assert warm_puzzle_sets(lessons / "en") == 1
+    first = load_set(folder)
+    assert load_set(folder).puzzles is first.puzzles  # not read again
+    toml = folder / "set.toml"
+    text = toml.read_text(encoding="utf-8")
+    toml.write_text(text.replace("[[puzzle]]", "# edited\n[[puzzle]]", 1), encoding="utf-8")
+    again = load_set(folder)
+    assert again.puzzles is not first.puzzles and again.puzzles == first.puzzles
+    toml.write_text("[[puzzle]]\nfile = 'nope.txt'\ngoal = 'meld'\n", encoding="utf-8")
+    with pytest.raises(PuzzleError):
+        load_set(folder)  # a broken edit is reported, not hidden by the cache
+    assert warm_puzzle_sets(lessons / "en") == 0  # warming up skips it; its page reports it
 
 
 def test_play_finds_the_puzzles_from_a_lesson_folder(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from .asking import PartnerAsks, partner_asks
 from .friends import RoomTable, play_together
 from .fullgame import FullGame, play_game
-from .games import GAMES, PuzzleGame, play
+from .games import GAMES, PuzzleGame, play, warm_up
 from .guided import GuidedHand, guided_hand
 from .serverlog import log_to_server
 from .table import ACTIONS, CardTable, TableController
@@ -27,5 +27,5 @@ log_to_server()
 __all__ = [
     "ACTIONS", "GAMES", "CardTable", "FullGame", "GuidedHand", "PartnerAsks", "PuzzleGame",
     "RoomTable", "TableController", "guided_hand", "partner_asks", "play", "play_game",
-    "play_together",
+    "play_together", "warm_up",
 ]  # fmt: skip

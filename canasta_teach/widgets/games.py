@@ -72,11 +72,13 @@ from .puzzles import (
     stopping_rules,
     take_refusal,
     turn_over,
+    warm_puzzle_sets,
 )
 from .sheet import leftover_hands, line_facts, signed
 from .table import (
     CardTable,
     TableController,
+    build_labels,
     default_actions,
 )
 from .values import small_numbers
@@ -1298,3 +1300,19 @@ def play(
 
 
 __all__ = ["GAMES", "PuzzleGame", "play"]
+
+
+def warm_up(start: Path | None = None) -> None:
+    """Load what a lesson's first game needs before any page asks for it: every language's
+    texts and every puzzle set found from ``start`` (default: the working directory), read and
+    checked. A warm kernel runs this (``canasta_teach.warmkernels.WARM_CODE``): a page then
+    spends its time on its own game only. Shows nothing; never raises (a page that needs what
+    failed here reports it itself)."""
+    from canasta_teach.i18n import LANGUAGES, get_translator
+
+    try:
+        for lang in LANGUAGES:
+            build_labels(get_translator(lang))  # reads the language's catalogs
+        warm_puzzle_sets(start)
+    except Exception:
+        log.exception("warming up failed")

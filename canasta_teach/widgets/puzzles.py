@@ -58,6 +58,7 @@ the tests, not in class.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -618,8 +619,55 @@ def _validate(puzzle: Puzzle, where: str) -> None:
         raise PuzzleError(f"{where}: the right reason {reason.rule} is not among the choices")
 
 
+#: Sets read and checked in this process: resolved folder -> (its files' stamp, the set).
+_LOADED: dict[Path, tuple[tuple[tuple[str, int, int], ...], PuzzleSet]] = {}
+
+
+def _stamp(folder: Path) -> tuple[tuple[str, int, int], ...]:
+    """Each file of ``folder``: name, modification time, size (a changed file reads again)."""
+    try:
+        entries = [(p.name, p.stat()) for p in folder.iterdir() if p.is_file()]
+    except OSError:
+        return ()
+    return tuple(sorted((name, st.st_mtime_ns, st.st_size) for name, st in entries))
+
+
 def load_set(folder: Path) -> PuzzleSet:
-    """Read and check a puzzle set folder (raises ``PuzzleError``)."""
+    """Read and check a puzzle set folder (raises ``PuzzleError``), once per process while its
+    files stay the same: checking a set solves its puzzles, and a warm kernel
+    (:func:`warm_puzzle_sets`) does it before its page asks."""
+    key = folder.resolve()
+    stamp = _stamp(key)
+    loaded = _LOADED.get(key)
+    if loaded is not None and stamp and loaded[0] == stamp:
+        return dataclasses.replace(loaded[1], folder=folder)
+    puzzle_set = _read_set(folder)
+    if stamp:
+        _LOADED[key] = (stamp, puzzle_set)
+    return puzzle_set
+
+
+def warm_puzzle_sets(start: Path | None = None) -> int:
+    """Read and check every puzzle set found from ``start`` (as :func:`find_puzzle_set` looks:
+    ``puzzles/`` or ``lessons/puzzles/`` in it or a parent); how many. A set that fails is left
+    for its page to report."""
+    here = (start or Path.cwd()).absolute()
+    for folder in (here, *here.parents):
+        for root in (folder / PUZZLES_FOLDER, folder / "lessons" / PUZZLES_FOLDER):
+            if root.is_dir():
+                count = 0
+                for candidate in sorted(root.iterdir()):
+                    if (candidate / "set.toml").is_file():
+                        try:
+                            load_set(candidate)
+                            count += 1
+                        except PuzzleError:
+                            pass
+                return count
+    return 0
+
+
+def _read_set(folder: Path) -> PuzzleSet:
     toml_path = folder / "set.toml"
     try:
         data = tomllib.loads(toml_path.read_text(encoding="utf-8"))
