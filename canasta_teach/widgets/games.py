@@ -1299,9 +1299,6 @@ def play(
         return error_widget(translator, lang, "msg.error")
 
 
-__all__ = ["GAMES", "PuzzleGame", "play"]
-
-
 def warm_up(start: Path | None = None) -> None:
     """Load what a lesson's first game needs before any page asks for it: every language's
     texts and every puzzle set found from ``start`` (default: the working directory), read and
@@ -1316,3 +1313,6 @@ def warm_up(start: Path | None = None) -> None:
         warm_puzzle_sets(start)
     except Exception:
         log.exception("warming up failed")
+
+
+__all__ = ["GAMES", "PuzzleGame", "play", "warm_up"]

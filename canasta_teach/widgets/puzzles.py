@@ -58,9 +58,10 @@ the tests, not in class.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -156,15 +157,19 @@ def find_puzzle_set(name: str, start: Path | None = None) -> Path | None:
     notebook in its own folder, ``lessons/<lang>/``) and each of its parents."""
     if not name or "/" in name or "\\" in name or name.startswith("."):
         return None
+    for root in _puzzle_roots(start):
+        if (root / name / "set.toml").is_file():
+            return root / name
+    return None
+
+
+def _puzzle_roots(start: Path | None) -> Iterator[Path]:
+    """Where puzzle sets may be, nearest first: ``puzzles/`` and ``lessons/puzzles/`` in
+    ``start`` (default: the working directory) and in each of its parents."""
     here = (start or Path.cwd()).absolute()
     for folder in (here, *here.parents):
-        for candidate in (
-            folder / PUZZLES_FOLDER / name,
-            folder / "lessons" / PUZZLES_FOLDER / name,
-        ):
-            if (candidate / "set.toml").is_file():
-                return candidate
-    return None
+        yield folder / PUZZLES_FOLDER
+        yield folder / "lessons" / PUZZLES_FOLDER
 
 
 def _cards(text: Any, where: str) -> tuple[Kind, ...]:
@@ -651,20 +656,14 @@ def warm_puzzle_sets(start: Path | None = None) -> int:
     """Read and check every puzzle set found from ``start`` (as :func:`find_puzzle_set` looks:
     ``puzzles/`` or ``lessons/puzzles/`` in it or a parent); how many. A set that fails is left
     for its page to report."""
-    here = (start or Path.cwd()).absolute()
-    for folder in (here, *here.parents):
-        for root in (folder / PUZZLES_FOLDER, folder / "lessons" / PUZZLES_FOLDER):
-            if root.is_dir():
-                count = 0
-                for candidate in sorted(root.iterdir()):
-                    if (candidate / "set.toml").is_file():
-                        try:
-                            load_set(candidate)
-                            count += 1
-                        except PuzzleError:
-                            pass
-                return count
-    return 0
+    root = next((r for r in _puzzle_roots(start) if r.is_dir()), None)
+    count = 0
+    for candidate in sorted(root.iterdir()) if root is not None else ():
+        if (candidate / "set.toml").is_file():
+            with contextlib.suppress(PuzzleError):
+                load_set(candidate)
+                count += 1
+    return count
 
 
 def _read_set(folder: Path) -> PuzzleSet:
