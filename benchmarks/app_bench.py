@@ -3,7 +3,8 @@
 One Voilà server (``canasta_teach.app.start_server``, the launcher ``make app`` uses) serves
 ``lessons/`` plus the bare-button notebook (``_bench/bare_button.ipynb`` ->
 ``tests/browser/notebooks/bare_button.ipynb``). For each notebook, loaded N times round-robin
-after one discarded warm-up load:
+after one discarded warm-up load (the bare page once more before each language's pages:
+:func:`load_order`):
 
 - TTI: from the navigation start (``performance.now()`` origin) to the moment a
   MutationObserver, installed before any page script runs, first sees the notebook's
@@ -205,6 +206,23 @@ def default_notebooks() -> list[str]:
 
 #: The glossary and rules pages are ready when their generated text is laid out.
 REFERENCE_READY = ".ct-reference h1"
+
+
+def load_order(names: Sequence[str]) -> list[str]:
+    """One round of loads: ``names`` in order, with the bare page (if among them) loaded again
+    before each language's pages. The bare page is the ratio's denominator: loaded once per
+    round it was timed in one place only (after the last language's reference pages), and its
+    median of a few loads set every page's ratio; loaded among the lessons, it is timed under
+    the same conditions as they are, with several times the loads."""
+    order: list[str] = []
+    folder = None
+    for name in names:
+        here = name.split("/", 1)[0] if "/" in name else ""
+        if BARE in names and name != BARE and here != folder and here in LANGUAGES:
+            order.append(BARE)
+        folder = here
+        order.append(name)
+    return order
 
 
 def has_game(notebook: str) -> bool:
@@ -441,7 +459,7 @@ def measure(
                         _click(page, BARE_ACTION)
                         page.close(run_before_unload=True)  # as a tab close: kernel shut down
                         for _ in range(repeats):
-                            for name in names:
+                            for name in load_order(names):
                                 result = results[name]
                                 if result.error:
                                     continue
@@ -532,7 +550,9 @@ def report(result: dict[str, Any]) -> str:
     for p in pages:
         tti, click = p["tti_median_ms"], p["click_median_ms"]
         line = f"  {p['notebook']:40s} {ms(tti)}"
-        if p["notebook"] == BARE or tti is None or not bare_tti:
+        if p["notebook"] == BARE and tti is not None:
+            line += f" {len(p['tti_ms']):3d} loads "
+        elif p["notebook"] == BARE or tti is None or not bare_tti:
             line += " " * 13
         else:
             ratio = tti / bare_tti
