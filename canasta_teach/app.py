@@ -689,6 +689,8 @@ class _CountedKernels:
                 return str(taken)
         kernel_id = kwargs.pop("kernel_id", None) or str(uuid.uuid4())
         self._slots.started(self._slot, kernel_id)
+        if self._warm is not None:
+            self._warm.drawing(kernel_id)
         started = self._manager.start_kernel(kernel_id=kernel_id, **kwargs)
         return str(await started if inspect.isawaitable(started) else started)
 

@@ -46,7 +46,9 @@ class FakeManager:
 
     def __init__(self) -> None:
         self.kernels: dict[str, FakeKernel] = {}
+        self._pending_kernels: dict[str, object] = {}  # as jupyter_client's: not listed yet
         self.starts = 0
+        self.start_seconds = 0.0
 
     def list_kernel_ids(self) -> list[str]:
         return list(self.kernels)
@@ -56,6 +58,10 @@ class FakeManager:
 
     async def start_kernel(self, kernel_id: str, **_options: Any) -> str:
         self.starts += 1
+        if self.start_seconds:
+            self._pending_kernels[kernel_id] = object()
+            await asyncio.sleep(self.start_seconds)
+            del self._pending_kernels[kernel_id]
         self.kernels[kernel_id] = FakeKernel()
         return kernel_id
 
@@ -138,5 +144,47 @@ def test_a_closed_page_does_not_hold_the_refill_back(monkeypatch: pytest.MonkeyP
         pool.fill()
         await settle()
         assert manager.starts == 2
+
+    asyncio.run(scenario())
+
+
+def test_a_page_that_starts_its_own_kernel_holds_the_refill_back_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The pool is empty (the previous page took the last spare, and its refill is due): the
+    next page starts its own kernel, and the refill waits until that page is drawn."""
+    from canasta_teach.app import _CountedKernels
+
+    monkeypatch.setattr(warmkernels, "REFILL_FALLBACK_S", 5.0)
+    manager = FakeManager()
+    slots = hardening.KernelSlots(10)
+    pool = warmkernels.WarmKernels(manager, slots, 1, env=dict, refill_delay=0.05)
+    slots.on_first_connection = pool.page_connected
+    visitor = hardening.Visitor("10.0.0.1", "a")
+
+    async def open_page() -> str:
+        page = slots.admit(visitor)
+        kernels = _CountedKernels(manager, slots, page, pool)
+        kernel_id = await kernels.start_kernel(kernel_name=warmkernels.KERNEL_NAME, path="", env={})
+        slots.rendered(page)
+        return kernel_id
+
+    async def scenario() -> None:
+        pool.fill()
+        await settle()
+        first = await open_page()  # takes the spare
+        assert manager.starts == 1 and len(pool) == 0
+        slots.connected(first, 1)  # drawn: the refill is due in 0.05 s
+        manager.start_seconds = 0.2  # the page's own kernel is listed once it is ready
+        opening = asyncio.ensure_future(open_page())  # no spare: its own kernel
+        await asyncio.sleep(0.1)
+        assert manager.starts == 2, "a spare started while the second page's kernel started"
+        second = await opening
+        assert second != first
+        await asyncio.sleep(0.2)
+        assert manager.starts == 2, "a spare started while the second page was drawn"
+        slots.connected(second, 1)
+        await asyncio.sleep(0.2)
+        assert manager.starts == 3 and len(pool) == 1
 
     asyncio.run(scenario())
