@@ -215,10 +215,11 @@ def load_order(names: Sequence[str]) -> list[str]:
     median of a few loads set every page's ratio; loaded among the lessons, it is timed under
     the same conditions as they are, with several times the loads."""
     order: list[str] = []
+    interleave = BARE in names
     folder = None
     for name in names:
         here = name.split("/", 1)[0] if "/" in name else ""
-        if BARE in names and name != BARE and here != folder and here in LANGUAGES:
+        if interleave and name != BARE and here != folder and here in LANGUAGES:
             order.append(BARE)
         folder = here
         order.append(name)

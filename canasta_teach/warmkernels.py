@@ -177,10 +177,11 @@ class WarmKernels:
         self._refill = loop.call_at(when, self.fill)
 
     def drawing(self, kernel_id: str) -> None:
-        """A page found no spare and starts its own kernel ``kernel_id``: it is drawn like a page
-        that took one, so the pool waits for it too (a refill planned by an earlier page would
-        otherwise start kernels while this page's own kernel starts: three kernels starting at
-        once made such a lesson 1.3 to 1.6 times as slow as the bare page in the benchmark)."""
+        """A page is being drawn on ``kernel_id``, a spare it took or a kernel of its own (it
+        found no spare): the pool waits until it connects, or ``REFILL_FALLBACK_S``. For a page's
+        own kernel too: a refill planned by an earlier page would otherwise start kernels while
+        this one starts (three kernels starting at once made such a lesson 1.3 to 1.6 times as
+        slow as the bare page in the benchmark)."""
         if not self.size:
             return
         self._being_drawn[kernel_id] = asyncio.get_event_loop().time() + REFILL_FALLBACK_S
@@ -223,8 +224,7 @@ class WarmKernels:
         kernel_id, warmed = next(iter(self._spares.items()))
         del self._spares[kernel_id]
         claim(kernel_id)  # the spare is the page's now (KernelSlots.started)
-        self._being_drawn[kernel_id] = asyncio.get_event_loop().time() + REFILL_FALLBACK_S
-        self.fill_later(REFILL_FALLBACK_S)  # sooner once the page connects (page_connected)
+        self.drawing(kernel_id)
         try:
             if not await warmed or kernel_id not in self.manager:
                 raise RuntimeError("the warm kernel is gone")
