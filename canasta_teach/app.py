@@ -465,20 +465,87 @@ class _ServerKernels:
         tornado.ioloop.PeriodicCallback(self.cull_unattended, every * 1000).start()
 
 
+class _CodeCells:
+    """Whether a served notebook has a code cell, read once per version of the file (its size
+    and modification time): the pages of notebooks without one need no kernel
+    (``PageHandler._page_without_kernel``)."""
+
+    def __init__(self) -> None:
+        self._known: dict[str, tuple[tuple[int, int], bool]] = {}
+
+    def in_notebook(self, root: str, path: str) -> bool:
+        """Whether ``path`` (as served, under ``root``) has a code cell with code in it. True
+        whenever that cannot be told (no such file, not a notebook, a path out of ``root``):
+        such a page goes to Voilà as always, which answers it."""
+        root = os.path.abspath(root)
+        file = os.path.abspath(os.path.join(root, path))
+        if not file.startswith(root + os.sep) or not file.endswith(".ipynb"):
+            return True
+        try:
+            stat = os.stat(file)
+        except OSError:
+            return True
+        version = (stat.st_size, stat.st_mtime_ns)
+        known = self._known.get(file)
+        if known is not None and known[0] == version:
+            return known[1]
+        try:
+            with open(file, encoding="utf-8") as notebook:
+                cells = json.load(notebook).get("cells", [])
+            has_code = any(
+                cell.get("cell_type") == "code" and "".join(cell.get("source", "")).strip()
+                for cell in cells
+            )
+        except (OSError, ValueError, AttributeError, TypeError):
+            return True
+        self._known[file] = (version, has_code)
+        return has_code
+
+
+def _renderer_without_kernel_class() -> type:
+    """Voilà's notebook renderer for a notebook without code: it starts no kernel and runs
+    nothing. The page's ``kernelId`` is empty: Voilà's widget manager finds no kernel and
+    registers no widget (there is none to show), and the page sends no shutdown beacon."""
+    from voila.notebook_renderer import NotebookRenderer
+
+    class RendererWithoutKernel(NotebookRenderer):  # type: ignore[misc]  # Voilà has no types
+        async def _jinja_kernel_start(self, nb: Any, kernel_id: Any, kernel_future: Any) -> str:
+            self.kernel_started = True
+            return ""
+
+        async def _jinja_notebook_execute(self, nb: Any, kernel_id: Any) -> None:
+            return None
+
+        async def _jinja_cell_generator(self, nb: Any, kernel_id: Any) -> Any:
+            for cell in nb.cells:
+                yield cell
+
+        _jinja_cell_generator_without_execution = _jinja_cell_generator
+
+        async def _cleanup_resources(self) -> None:
+            return None
+
+    return RendererWithoutKernel
+
+
 def _page_handler_class(kernels: _ServerKernels, *, prerender: bool, trust_proxy: bool) -> type:
     """Voilà's page handler with the app's kernel places (see the class's docstring)."""
     import tornado.ioloop
     from voila.tornado.handler import TornadoVoilaHandler
+    from voila.utils import get_page_config
 
     from canasta_teach import hardening
 
     slots = kernels.slots
+    code_cells = _CodeCells()
+    renderer_without_kernel = _renderer_without_kernel_class()
 
     # Voilà ships no types, so its classes are Any here (pyproject's mypy overrides).
     class PageHandler(TornadoVoilaHandler):  # type: ignore[misc]
         """Voilà's page handler, with a cap on kernels and the ``_xsrf`` cookie set.
 
-        Each page view starts a kernel: past ``cap`` kernels (running, or asked for by a page
+        Each page view starts a kernel (but a notebook without code: its page has none,
+        ``_page_without_kernel``): past ``cap`` kernels (running, or asked for by a page
         being rendered: each counted once, ``hardening.KernelSlots``), the visitor gets a
         translated "too many learners right now" page (503, Retry-After) instead, and no kernel
         starts; past their address's or browser's share, the same page saying that it is their
@@ -520,6 +587,10 @@ def _page_handler_class(kernels: _ServerKernels, *, prerender: bool, trust_proxy
             )
 
         async def get(self, path: str | None = None) -> None:
+            notebook = self.notebook_path or path or ""
+            if not code_cells.in_notebook(self.contents_manager.root_dir, notebook):
+                await self._page_without_kernel(notebook)
+                return
             visitor = self._visitor()
             running = self.kernel_manager.list_kernel_ids()
             speculative = hardening.is_prerender(self.request.headers)
@@ -572,6 +643,53 @@ def _page_handler_class(kernels: _ServerKernels, *, prerender: bool, trust_proxy
                 kernel_id = self.slot.kernel_id
                 self.log.info("kernel %s: a prerendered page's (%s), until it is shown",
                               kernel_id, self.request.path)  # fmt: skip
+
+        async def _page_without_kernel(self, notebook: str) -> None:
+            """The page of a notebook without code (the language chooser, each language's
+            start page): only text and links, so no kernel. Voilà would start one all the
+            same, which would run nothing, hold a learner's place under the cap and, with
+            warm kernels, take the spare that the lesson opened next would need."""
+            page_config_kwargs = {
+                "base_url": self.base_url,
+                "settings": self.settings,
+                "log": self.log,
+                "voila_configuration": self.voila_configuration,
+            }
+            page_config = get_page_config(**page_config_kwargs)
+            if self.page_config_hook:
+                page_config = self.page_config_hook(
+                    page_config, **page_config_kwargs, notebook_path=notebook
+                )
+            # No extension: they show widgets (there are none), and Voilà's widget manager
+            # would ask the server for the page's kernel, which does not exist (a 404).
+            page_config["federated_extensions"] = []
+            renderer = renderer_without_kernel(
+                request_handler=self,
+                voila_configuration=self.voila_configuration,
+                traitlet_config=self.traitlet_config,
+                notebook_path=notebook,
+                template_paths=self.template_paths,
+                config_manager=self.config_manager,
+                contents_manager=self.contents_manager,
+                base_url=self.base_url,
+                kernel_spec_manager=self.kernel_spec_manager,
+                prelaunch_hook=self.prelaunch_hook,
+                page_config=page_config,
+                mathjax_config=self.settings.get("mathjax_config"),
+                mathjax_url=self.settings.get("mathjax_url"),
+            )
+            await renderer.initialize(
+                template=self.get_argument("template", None),
+                theme=self.get_argument("theme", None),
+            )
+            # As Voilà answers a page.
+            self.set_header("Content-Type", "text/html")
+            self.set_header("Cache-Control", "no-cache, no-store, must-revalidate")
+            self.set_header("Pragma", "no-cache")
+            self.set_header("Expires", "0")
+            async for html, _ in renderer.generate_content_generator():
+                self.write(html)
+                self.flush()
 
     return PageHandler
 

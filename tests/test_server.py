@@ -101,6 +101,33 @@ def test_no_traceback_or_stderr_goes_to_the_browser() -> None:
         assert message_to_drop(v1_frame(parts, "iopub")) is drop
 
 
+def test_code_cells_are_told_from_the_file_and_anything_unclear_counts_as_code(
+    tmp_path: Path,
+) -> None:
+    from canasta_teach.app import LESSONS_DIR, _CodeCells
+
+    code_cells = _CodeCells()
+    assert not code_cells.in_notebook(str(LESSONS_DIR), "index.ipynb")
+    assert not code_cells.in_notebook(str(LESSONS_DIR), "te/00-start.ipynb")
+    assert code_cells.in_notebook(str(LESSONS_DIR), "te/01-cards-values.ipynb")
+
+    def notebook(*cells: tuple[str, str]) -> str:
+        return json.dumps({"cells": [{"cell_type": k, "source": [s]} for k, s in cells]})
+
+    page = tmp_path / "page.ipynb"
+    page.write_text(notebook(("markdown", "# Hello"), ("code", "  \n")))  # an empty code cell
+    assert not code_cells.in_notebook(str(tmp_path), "page.ipynb")
+    page.write_text(notebook(("markdown", "# Hello"), ("code", "play('x')")))
+    os.utime(page, ns=(time.time_ns(), time.time_ns() + 10**9))  # a new version of the file
+    assert code_cells.in_notebook(str(tmp_path), "page.ipynb")
+    # Voilà answers these as it always does (it has its own checks and its own 404).
+    (tmp_path / "broken.ipynb").write_text("{not json")
+    (tmp_path / "sub").mkdir()
+    for unclear in ("broken.ipynb", "missing.ipynb", "../page.ipynb", "sub/../../x.ipynb", "sub"):
+        assert code_cells.in_notebook(str(tmp_path / "sub" if ".." in unclear else tmp_path),
+                                      unclear)  # fmt: skip
+
+
 @pytest.mark.parametrize(
     ("host", "allowed", "ok"),
     [
@@ -572,6 +599,31 @@ def test_past_the_cap_a_learner_is_told_to_come_back_and_no_kernel_starts(
     server.shutdown_kernels()
 
 
+def test_pages_without_code_start_no_kernel_and_open_at_the_cap(server: Server) -> None:
+    """The language chooser and the start pages are only text and links: they start no kernel,
+    so they hold no learner's place, and they open even when every place is taken."""
+    for _ in range(CAP):
+        server.page_kernel("/voila/render/en/01-cards-values.ipynb")
+    running = sorted(kernels_of(server.proc.pid))
+    assert len(running) == CAP
+    for path in ("/voila/render/index.ipynb", "/voila/render/ur/00-start.ipynb"):
+        status, body, headers = server.get(path)
+        assert status == 200, body[:500]
+        assert headers["Cache-Control"] == "no-cache, no-store, must-revalidate"
+        config = json.loads(
+            re.search(r'id="jupyter-config-data"[^>]*>(.*?)</script>', body, re.S).group(1)  # type: ignore[union-attr]
+        )
+        assert config["kernelId"] == ""  # no kernel, and none for the page to ask about
+        assert config["federated_extensions"] == []  # no widget to show, no widget manager
+        assert "00-start.ipynb" in body or "01-cards-values.ipynb" in body  # its links
+        assert "Traceback" not in body
+    # A lesson's page at the cap is still refused: the start pages took no place.
+    assert server.get("/voila/render/hi/02-deal-and-turn.ipynb")[0] == 503
+    time.sleep(1)
+    assert sorted(kernels_of(server.proc.pid)) == running
+    server.shutdown_kernels()
+
+
 def test_content_hashed_widget_files_are_cached_and_others_asked_again(server: Server) -> None:
     """Voilà serves the widget extensions with ``no-cache``: every page asked again for each
     of their files before its first widget. A file named by its content's hash is kept."""
@@ -690,7 +742,7 @@ def test_a_hung_server_is_stopped_and_leaves_no_secrets_behind(
     run_dir = Path(proc.run_dir)
     try:
         wait_for_port(port, timeout=120, proc=proc)
-        Server(port, proc).page_kernel("/voila/render/en/00-start.ipynb")
+        Server(port, proc).page_kernel("/voila/render/en/01-cards-values.ipynb")
         connection_files = list(run_dir.rglob("kernel-*.json"))
         assert connection_files, "Voilà writes the kernel's connection file in the run folder"
         os.kill(proc.pid, signal.SIGSTOP)  # as hung as F1 left it: only SIGKILL stops it
