@@ -40,7 +40,12 @@ refusals in turn; the clock stops when the message area changes (see ``MELD_REFU
 ``TAKE_REFUSAL``). Pages without an action are timed for TTI only. The report ends with the
 lessons that have a mini-game against the bare button (median and worst lesson).
 
-``python -m benchmarks.app_bench [--repeats 5] [--clicks 5] [--preheat N] [--json] [NOTEBOOK ...]``
+Each load starts on a quiet server (:func:`wait_for_quiet`: the warm kernels ready, the
+server and its kernels idle), as for a learner who opens a page after reading the one before;
+``--back-to-back`` loads each page as soon as the one before is closed.
+
+``python -m benchmarks.app_bench [--repeats 5] [--clicks 5] [--preheat N] [--back-to-back]
+[--json] [NOTEBOOK ...]``
 """
 
 from __future__ import annotations
@@ -335,6 +340,57 @@ def _wait_for_warm_kernels(server_pid: int, count: int, timeout: float = 120.0) 
     return 0
 
 
+#: The server is quiet when, over :data:`QUIET_WINDOW_S`, it and its kernels used at most this
+#: many clock ticks (``/proc``'s ``utime + stime``, 1/100 s each): under 7 % of one CPU.
+QUIET_TICKS = 2
+QUIET_WINDOW_S = 0.3
+#: A load waits at most this long for a quiet server (then goes ahead, counted in the report).
+QUIET_TIMEOUT_S = 60.0
+
+
+def _cpu_ticks(pid: int) -> int:
+    """A process's CPU time so far in clock ticks (Linux ``/proc``), 0 when it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0
+    return int(fields[11]) + int(fields[12])  # utime, stime
+
+
+def _server_state(server_pid: int) -> tuple[int, int]:
+    """(how many kernels the server runs, CPU ticks of the server and its kernels so far)."""
+    kernels = app.kernel_pids(server_pid)
+    return len(kernels), sum(_cpu_ticks(pid) for pid in [server_pid, *kernels])
+
+
+def wait_for_quiet(
+    state: Callable[[], tuple[int, int]],
+    kernels: int,
+    *,
+    window: float = QUIET_WINDOW_S,
+    ticks: int = QUIET_TICKS,
+    timeout: float = QUIET_TIMEOUT_S,
+) -> bool:
+    """Wait until the server runs exactly ``kernels`` kernels (its warm ones: the pages before
+    have shut theirs down and the pool has refilled) and it and they have been idle for a
+    ``window`` (at most ``ticks`` of CPU); ``state`` is :func:`_server_state` for the server.
+    False when ``timeout`` passed first.
+
+    Each page is then timed in the same conditions, those a learner meets who opens a lesson
+    after reading the one before: loaded back to back, a page was timed while the kernel that
+    replaced the previous page's warm one was starting, on the same 2 CPUs, and its figure
+    depended on which page came before it."""
+    deadline = time.monotonic() + timeout
+    count, used = state()
+    while time.monotonic() < deadline:
+        time.sleep(window)
+        now_count, now_used = state()
+        if now_count == count == kernels and now_used - used <= ticks:
+            return True
+        count, used = now_count, now_used
+    return False
+
+
 def _click(page: Page, action: Action) -> float:
     if action.prepare is not None:
         action.prepare(page)
@@ -418,8 +474,10 @@ def measure(
     clicks: int = 5,
     preheat: int = app.DEFAULT_PREHEAT,
     reading: float = READING_S,
+    quiet: bool = True,
 ) -> dict[str, Any]:
-    """Measure TTI and click-to-update for ``notebooks`` (default :func:`default_notebooks`)."""
+    """Measure TTI and click-to-update for ``notebooks`` (default :func:`default_notebooks`);
+    with ``quiet``, each load waits for a quiet server first (:func:`wait_for_quiet`)."""
     if not Path(app.CHROMIUM).exists():
         raise RuntimeError(f"{app.CHROMIUM} is missing: run `make browser`")
     from playwright.sync_api import Error as PlaywrightError
@@ -430,6 +488,7 @@ def measure(
     next_read: list[tuple[float, bool]] = []
     next_at_once: list[tuple[float, bool]] = []
     results = {name: PageResult(name, ready_selector(name)) for name in names}
+    not_quiet = 0  # loads that found no quiet server within QUIET_TIMEOUT_S
     with tempfile.TemporaryDirectory(prefix="canasta-bench-") as tmp:
         site = app.link_site(Path(tmp) / "site", {BENCH_PREFIX: BARE_SOURCE})
         port = app.free_port()
@@ -464,6 +523,10 @@ def measure(
                                 result = results[name]
                                 if result.error:
                                     continue
+                                if quiet and not wait_for_quiet(
+                                    lambda: _server_state(server.pid), preheat
+                                ):
+                                    not_quiet += 1
                                 try:
                                     page, tti = _load(context, base + name, result.ready_selector)
                                 except NotInteractive as exc:
@@ -513,6 +576,8 @@ def measure(
         "next_lesson_at_once": next_at_once,
         "warm_kernel_bytes": kernel_memory,
         "preheat": preheat,
+        "quiet": quiet,
+        "not_quiet": not_quiet,
         "repeats": repeats,
         "clicks": clicks,
         "pages": [
@@ -546,6 +611,12 @@ def report(result: dict[str, Any]) -> str:
         f"app: Voilà + Chromium, {result['repeats']} loads per page, {result['clicks']} clicks "
         f"per load, medians; server start {result['server_start_s']:.1f} s"
         + (f", {result['preheat']} warm kernels" if result["preheat"] else ", no warm kernels"),
+        (
+            "  each load on a quiet server (its warm kernels ready, it and they idle)"
+            + (f"; {result['not_quiet']} loads did not find one" if result["not_quiet"] else "")
+            if result.get("quiet")
+            else "  pages loaded back to back (--back-to-back)"
+        ),
         f"  {'page':40s} {'TTI ms':>8s} {'x bare':>7s}      {'click ms':>8s} {'x bare':>7s}",
     ]
     for p in pages:
@@ -675,11 +746,22 @@ def main(argv: list[str] | None = None) -> int:
         help=f"seconds a learner reads lesson 2 before clicking its next-lesson link "
         f"(default {READING_S:g})",
     )
+    parser.add_argument(
+        "--back-to-back",
+        action="store_true",
+        help="load each page as soon as the one before is closed, without waiting for a "
+        "quiet server",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     try:
         result = measure(
-            args.notebooks or None, args.repeats, args.clicks, args.preheat, args.reading
+            args.notebooks or None,
+            args.repeats,
+            args.clicks,
+            args.preheat,
+            args.reading,
+            quiet=not args.back_to_back,
         )
     except RuntimeError as exc:
         print(f"app_bench: {exc}", file=sys.stderr)
