@@ -53,11 +53,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import re
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -357,10 +358,30 @@ def _cpu_ticks(pid: int) -> int:
     return int(fields[11]) + int(fields[12])  # utime, stime
 
 
-def _server_state(server_pid: int) -> tuple[int, int]:
-    """(how many kernels the server runs, CPU ticks of the server and its kernels so far)."""
+def _kernel_id(pid: int) -> str:
+    """The id of the kernel running as process ``pid`` (from its connection file's name)."""
+    try:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+    except OSError:
+        return ""
+    found = re.search(r"kernel-([0-9a-f-]{36})\.json", cmdline)
+    return found.group(1) if found else ""
+
+
+def _server_state(server_pid: int, pages: Set[str] = frozenset()) -> tuple[int, int]:
+    """(how many kernels the server runs that are not one of ``pages``' kernels, CPU ticks of
+    the server and all its kernels so far). A closed page whose shutdown beacon was lost keeps
+    its kernel until the idle culler's 5 minutes: idle, it is not waited for."""
     kernels = app.kernel_pids(server_pid)
-    return len(kernels), sum(_cpu_ticks(pid) for pid in [server_pid, *kernels])
+    spares = [pid for pid in kernels if _kernel_id(pid) not in pages]
+    return len(spares), sum(_cpu_ticks(pid) for pid in [server_pid, *kernels])
+
+
+#: The page's kernel id, as Voilà wrote it into the page ("" for a page without a kernel).
+_PAGE_KERNEL = (
+    "(e => e ? (JSON.parse(e.textContent).kernelId || '') : '')"
+    "(document.getElementById('jupyter-config-data'))"
+)
 
 
 def wait_for_quiet(
@@ -489,6 +510,7 @@ def measure(
     next_at_once: list[tuple[float, bool]] = []
     results = {name: PageResult(name, ready_selector(name)) for name in names}
     not_quiet = 0  # loads that found no quiet server within QUIET_TIMEOUT_S
+    pages_kernels: set[str] = set()  # the kernels of the pages loaded so far
     with tempfile.TemporaryDirectory(prefix="canasta-bench-") as tmp:
         site = app.link_site(Path(tmp) / "site", {BENCH_PREFIX: BARE_SOURCE})
         port = app.free_port()
@@ -516,6 +538,7 @@ def measure(
                     try:
                         # Warm-up (discarded): Chromium's cache and the server's first render.
                         page, _ = _load(context, base + BARE, BARE_ACTION.click)
+                        pages_kernels.add(str(page.evaluate(_PAGE_KERNEL)))
                         _click(page, BARE_ACTION)
                         page.close(run_before_unload=True)  # as a tab close: kernel shut down
                         for _ in range(repeats):
@@ -524,11 +547,12 @@ def measure(
                                 if result.error:
                                     continue
                                 if quiet and not wait_for_quiet(
-                                    lambda: _server_state(server.pid), preheat
+                                    lambda: _server_state(server.pid, pages_kernels), preheat
                                 ):
                                     not_quiet += 1
                                 try:
                                     page, tti = _load(context, base + name, result.ready_selector)
+                                    pages_kernels.add(str(page.evaluate(_PAGE_KERNEL)))
                                 except NotInteractive as exc:
                                     result.error = str(exc)
                                     continue

@@ -397,6 +397,18 @@ class _ServerKernels:
         self.preheat = preheat
         self.manager: Any = None  # the Voilà app's kernel manager, once it listens
         self.warm: Any = None  # canasta_teach.warmkernels.WarmKernels, with --preheat
+        self._cull: Any = None  # the manager's own cull_kernel_if_idle
+
+    async def cull_if_idle(self, kernel_id: str) -> Any:
+        """The manager's idle culler for one kernel, which passes over prerendered pages'
+        kernels: such a page has no websocket until it is shown, and its learner may read the
+        page before it for a long while. It is culled only as unattended (cull_unattended) or
+        when a learner needs its place (PageHandler.get). A kernel shut down after the culler
+        listed the kernels (a closed tab's) is not looked for: jupyter_server's culler would
+        log a KeyError traceback for it."""
+        if self.slots.is_speculative(kernel_id) or kernel_id not in self.manager:
+            return None
+        return await self._cull(kernel_id)
 
     async def shut_down(self, kernel_id: str) -> None:
         with contextlib.suppress(Exception):  # already gone, or going: nothing to do
@@ -435,17 +447,8 @@ class _ServerKernels:
 
         self.manager = manager = voila_app.kernel_manager
         slots = self.slots
-        # A prerendered page has no websocket until it is shown, and its learner may read the
-        # page before it for a long while: its kernel is not culled as idle, but only as
-        # unattended (cull_unattended) or when a learner needs its place (PageHandler.get).
-        cull = manager.cull_kernel_if_idle
-
-        async def cull_unless_speculative(kernel_id: str) -> Any:
-            if slots.is_speculative(kernel_id):
-                return None
-            return await cull(kernel_id)
-
-        manager.cull_kernel_if_idle = cull_unless_speculative
+        self._cull = manager.cull_kernel_if_idle
+        manager.cull_kernel_if_idle = self.cull_if_idle
         loop = tornado.ioloop.IOLoop.current()
         if self.preheat > 0:
             env = {

@@ -174,6 +174,30 @@ def test_busy_and_error_pages_speak_the_pages_language_first(lang: str) -> None:
         assert "Traceback" not in text and "site-packages" not in text
 
 
+def test_the_idle_culler_passes_over_prerendered_pages_and_kernels_already_gone() -> None:
+    import asyncio
+
+    from canasta_teach.app import _ServerKernels
+
+    slots = hardening.KernelSlots(4)
+    visitor = hardening.Visitor("10.0.0.1", "a")
+    for kernel_id, speculative in (("shown", False), ("prerendered", True), ("closed", False)):
+        slots.started(slots.admit(visitor, speculative=speculative), kernel_id)
+    kernels = _ServerKernels(slots, unattended=1800, preheat=0)
+    kernels.manager = {"shown", "prerendered"}  # "closed" was shut down after being listed
+    culled: list[str] = []
+
+    async def cull(kernel_id: str) -> None:
+        culled.append(kernel_id)
+        if kernel_id not in kernels.manager:
+            raise KeyError(kernel_id)  # as jupyter_server's cull_kernel_if_idle does
+
+    kernels._cull = cull
+    for kernel_id in ("shown", "prerendered", "closed"):
+        asyncio.run(kernels.cull_if_idle(kernel_id))
+    assert culled == ["shown"]
+
+
 def test_kernel_slots_count_a_rendering_page_once() -> None:
     # F22 (cap_stagger.py): a page being rendered has its kernel running; it counted twice.
     slots = hardening.KernelSlots(3)
