@@ -80,15 +80,23 @@ async def settle() -> None:
         await asyncio.sleep(0)
 
 
+def pool_of(
+    size: int,
+) -> tuple[FakeManager, hardening.KernelSlots, warmkernels.WarmKernels, hardening.Visitor]:
+    """A pool of ``size`` spares on a fake manager, under a cap of 10, told when a page
+    connects (as the app wires it), and a visitor to open pages."""
+    manager = FakeManager()
+    slots = hardening.KernelSlots(10)
+    pool = warmkernels.WarmKernels(manager, slots, size, env=dict, refill_delay=0.05)
+    slots.on_first_connection = pool.page_connected
+    return manager, slots, pool, hardening.Visitor("10.0.0.1", "a")
+
+
 def test_the_pool_refills_once_the_page_that_took_a_spare_is_drawn(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(warmkernels, "REFILL_FALLBACK_S", 0.3)
-    manager = FakeManager()
-    slots = hardening.KernelSlots(10)
-    pool = warmkernels.WarmKernels(manager, slots, 2, env=dict, refill_delay=0.05)
-    slots.on_first_connection = pool.page_connected
-    visitor = hardening.Visitor("10.0.0.1", "a")
+    manager, slots, pool, visitor = pool_of(2)
 
     async def take() -> str:
         page = slots.admit(visitor)
@@ -156,11 +164,7 @@ def test_a_page_that_starts_its_own_kernel_holds_the_refill_back_too(
     from canasta_teach.app import _CountedKernels
 
     monkeypatch.setattr(warmkernels, "REFILL_FALLBACK_S", 5.0)
-    manager = FakeManager()
-    slots = hardening.KernelSlots(10)
-    pool = warmkernels.WarmKernels(manager, slots, 1, env=dict, refill_delay=0.05)
-    slots.on_first_connection = pool.page_connected
-    visitor = hardening.Visitor("10.0.0.1", "a")
+    manager, slots, pool, visitor = pool_of(1)
 
     async def open_page() -> str:
         page = slots.admit(visitor)
