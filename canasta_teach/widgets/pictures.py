@@ -22,13 +22,14 @@ from functools import cache
 
 from canasta_teach.engine.cards import TOKENS
 
-from .cardart import BACK_TOKEN, card_svg, suit_for
+from .cardart import BACK_TOKEN, HEIGHT, WIDTH, card_svg, suit_for
 
 #: The marker a picture row carries (its cards, in notation), so tests can find and redraw it.
 MARKER = "data-ct-cards"
 PICTURE = re.compile(r'<p class="ct-cards" data-ct-cards="([^"]*)"[^>]*>.*?</p>', re.S)
 _TOKEN_ALIASES = {"T": "10", "JOKER": "JK"}
 CARD_WIDTH = 46
+CARD_HEIGHT = round(CARD_WIDTH * HEIGHT / WIDTH)  # the card art's proportions
 
 
 @cache
@@ -78,9 +79,14 @@ def cards_html(text: str, lang: str) -> str:
         for token in group:  # each copy in a row gets its own suit, as on the table
             suits.append(suit_for(token, seen.get(token, 0)))
             seen[token] = seen.get(token, 0) + 1
+        # loading="lazy": a picture far below the screen is not decoded while the page opens
+        # (an SVG picture is a small document of its own: the 42 of a long lesson cost about
+        # 60 ms of the browser's main thread before its game could be drawn, issue 22); the
+        # height keeps its place, so nothing moves when it arrives.
         images = "".join(
             f'<img src="{_data_uri(token, suit)}" alt="{html.escape(name(token))}" '
-            f'width="{CARD_WIDTH}" style="margin: 0 1px; vertical-align: middle;">'
+            f'width="{CARD_WIDTH}" height="{CARD_HEIGHT}" loading="lazy" decoding="async" '
+            f'style="margin: 0 1px; vertical-align: middle;">'
             for token, suit in zip(group, suits, strict=True)
         )
         spans.append(f'<span style="display: inline-block; margin: 0 10px 4px 0;">{images}</span>')

@@ -469,9 +469,14 @@ def test_the_glossary_and_the_rules_pages(
     expect(page.locator(".ct-glossary .ct-term")).to_have_count(len(GLOSSARY))
     canasta = page.locator(".ct-term[data-term='canasta']")
     expect(canasta.locator("img")).to_have_count(7)
-    # Every card picture has drawn (an image that failed to load has no natural width).
+    # Every card picture draws (an image that failed to load has no natural width). They load
+    # lazily, when scrolled near: each is asked for now and decoded before it is looked at.
     assert page.locator(".ct-glossary img").evaluate_all(
-        "els => els.length > 50 && els.every(i => i.complete && i.naturalWidth > 0 && i.alt)"
+        """async els => {
+            for (const i of els) { i.loading = "eager"; }
+            await Promise.all(els.map(i => i.decode().catch(() => null)));
+            return els.length > 50 && els.every(i => i.complete && i.naturalWidth > 0 && i.alt);
+        }"""
     )
     expect(page.locator(".ct-term[data-term='wild_card'] h3")).to_have_text(
         tr.ui("glossary.wild_card.term")
